@@ -1,0 +1,414 @@
+//! The typed intermediate representation of a parsed schema.
+//!
+//! Nodes live in an arena and refer to each other by [`NodeId`], so one node can be used from
+//! many places and a reference can point back up the tree (the extended subset needs both) while
+//! the validator and the lowerings stay simple walks. Keyword groups that most nodes lack are
+//! boxed, which keeps a node small: the IR of a schema should cost no more memory than its
+//! `serde_json::Value`.
+
+use crate::pattern::Pattern;
+use crate::pointer::Pointer;
+use crate::value::{json_eq, json_hash, JsonType, TypeSet};
+use serde_json::{Number, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Index of a node in its schema's arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) u32);
+
+impl NodeId {
+    /// The arena index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Which subset a schema was parsed under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Subset {
+    /// The ADR-126 subset: no references, fail-closed on everything else.
+    #[default]
+    Adr126,
+}
+
+impl Subset {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Subset::Adr126 => "adr126",
+        }
+    }
+}
+
+/// A schema inside the subset, parsed and ready to validate and lower. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Schema {
+    pub(crate) ir: Arc<Ir>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Ir {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) root: NodeId,
+    pub(crate) subset: Subset,
+}
+
+impl Schema {
+    /// The root node.
+    pub fn root(&self) -> NodeId {
+        self.ir.root
+    }
+
+    /// A node by id. Ids come from this schema; a foreign id yields the root.
+    pub fn node(&self, id: NodeId) -> &Node {
+        self.ir
+            .nodes
+            .get(id.index())
+            .or_else(|| self.ir.nodes.get(self.ir.root.index()))
+            .unwrap_or(&EMPTY_NODE)
+    }
+
+    /// The root node's data.
+    pub fn root_node(&self) -> &Node {
+        self.node(self.ir.root)
+    }
+
+    /// All nodes, in arena order.
+    pub fn nodes(&self) -> impl ExactSizeIterator<Item = (NodeId, &Node)> {
+        self.ir
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (NodeId(i as u32), n))
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.ir.nodes.len()
+    }
+
+    /// Always false: a parsed schema has at least its root.
+    pub fn is_empty(&self) -> bool {
+        self.ir.nodes.is_empty()
+    }
+
+    /// The subset the schema was parsed under.
+    pub fn subset(&self) -> Subset {
+        self.ir.subset
+    }
+}
+
+static EMPTY_NODE: Node = Node {
+    pointer: Pointer::EMPTY,
+    types: None,
+    enumeration: None,
+    constant: None,
+    string: None,
+    number: None,
+    array: None,
+    object: None,
+    all_of: Vec::new(),
+    any_of: Vec::new(),
+    one_of: Vec::new(),
+    not: None,
+    annotations: None,
+};
+
+/// One schema object of the source.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Node {
+    /// Where the node was written in the source document.
+    pub pointer: Pointer,
+    /// `type`, when given.
+    pub types: Option<TypeSet>,
+    /// `enum`.
+    pub enumeration: Option<Box<Enumeration>>,
+    /// `const`.
+    pub constant: Option<Box<Value>>,
+    /// `minLength`, `maxLength`, `pattern`.
+    pub string: Option<Box<StringRules>>,
+    /// `minimum`, `maximum`, `exclusive*`, `multipleOf`.
+    pub number: Option<Box<NumberRules>>,
+    /// `prefixItems`, `items`, `minItems`, `maxItems`, `uniqueItems`.
+    pub array: Option<Box<ArrayRules>>,
+    /// `properties`, `required`, `additionalProperties`.
+    pub object: Option<Box<ObjectRules>>,
+    /// `allOf`.
+    pub all_of: Vec<NodeId>,
+    /// `anyOf`.
+    pub any_of: Vec<NodeId>,
+    /// `oneOf`.
+    pub one_of: Vec<NodeId>,
+    /// `not`.
+    pub not: Option<NodeId>,
+    /// `title`, `description`, `default`, `examples`, `format`, `$schema`, `$id`.
+    pub annotations: Option<Box<Annotations>>,
+}
+
+impl Node {
+    /// The types this node's own `type`, `enum` and `const` leave possible (subschemas not
+    /// consulted). `ANY` when none of them is present.
+    pub fn local_types(&self) -> TypeSet {
+        let mut t = self.types.unwrap_or(TypeSet::ANY);
+        if let Some(c) = &self.constant {
+            t = t.intersect(TypeSet::of(JsonType::of(c)));
+        }
+        if let Some(e) = &self.enumeration {
+            let of_values = e.values.iter().fold(TypeSet::EMPTY, |acc, v| {
+                acc.union(TypeSet::of(JsonType::of(v)))
+            });
+            t = t.intersect(of_values);
+        }
+        t
+    }
+
+    /// `description`, if any.
+    pub fn description(&self) -> Option<&str> {
+        self.annotations.as_ref()?.description.as_deref()
+    }
+
+    /// `title`, if any.
+    pub fn title(&self) -> Option<&str> {
+        self.annotations.as_ref()?.title.as_deref()
+    }
+
+    /// `format`, if any.
+    pub fn format(&self) -> Option<&str> {
+        self.annotations.as_ref()?.format.as_deref()
+    }
+}
+
+/// The values of an `enum`, with a hash index when there are many.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Enumeration {
+    /// The values, in source order.
+    pub values: Vec<Value>,
+    index: Option<HashMap<u64, Vec<u32>>>,
+}
+
+/// Above this many values, membership goes through a hash index instead of a scan.
+const ENUM_INDEX_THRESHOLD: usize = 16;
+
+impl Enumeration {
+    pub(crate) fn new(values: Vec<Value>) -> Self {
+        let index = (values.len() > ENUM_INDEX_THRESHOLD).then(|| {
+            let mut m: HashMap<u64, Vec<u32>> = HashMap::with_capacity(values.len());
+            for (i, v) in values.iter().enumerate() {
+                m.entry(json_hash(v)).or_default().push(i as u32);
+            }
+            m
+        });
+        Enumeration { values, index }
+    }
+
+    /// True when `v` equals one of the values (JSON Schema equality).
+    pub fn contains(&self, v: &Value) -> bool {
+        match &self.index {
+            None => self.values.iter().any(|e| json_eq(e, v)),
+            Some(m) => m.get(&json_hash(v)).is_some_and(|bucket| {
+                bucket
+                    .iter()
+                    .filter_map(|i| self.values.get(*i as usize))
+                    .any(|e| json_eq(e, v))
+            }),
+        }
+    }
+}
+
+/// String keywords.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct StringRules {
+    /// `minLength`, in code points.
+    pub min_length: Option<u64>,
+    /// `maxLength`, in code points.
+    pub max_length: Option<u64>,
+    /// `pattern`, compiled once.
+    pub pattern: Option<Pattern>,
+}
+
+/// A numeric bound after normalisation: `minimum` and `exclusiveMinimum` fold into the tighter
+/// of the two.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Bound {
+    /// The limit.
+    pub value: Number,
+    /// True when the limit itself is excluded.
+    pub exclusive: bool,
+}
+
+impl Bound {
+    /// The keyword that expresses this bound as a lower bound.
+    pub fn lower_keyword(&self) -> &'static str {
+        if self.exclusive {
+            "exclusiveMinimum"
+        } else {
+            "minimum"
+        }
+    }
+
+    /// The keyword that expresses this bound as an upper bound.
+    pub fn upper_keyword(&self) -> &'static str {
+        if self.exclusive {
+            "exclusiveMaximum"
+        } else {
+            "maximum"
+        }
+    }
+}
+
+/// Numeric keywords.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct NumberRules {
+    /// The tighter of `minimum` and `exclusiveMinimum`.
+    pub lower: Option<Bound>,
+    /// The tighter of `maximum` and `exclusiveMaximum`.
+    pub upper: Option<Bound>,
+    /// `multipleOf` (a positive integer in the subset).
+    pub multiple_of: Option<u64>,
+}
+
+/// Array keywords.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ArrayRules {
+    /// `prefixItems`.
+    pub prefix_items: Vec<NodeId>,
+    /// `items` (applies after the prefix).
+    pub items: Option<NodeId>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+}
+
+/// What `additionalProperties` says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Additional {
+    /// Not given: undeclared members are allowed.
+    #[default]
+    Unspecified,
+    /// `true`.
+    Allowed,
+    /// `false`: only declared members.
+    Forbidden,
+    /// A schema every undeclared member must satisfy.
+    Schema(NodeId),
+}
+
+impl Additional {
+    /// True when undeclared members are allowed without any constraint.
+    pub fn is_open(self) -> bool {
+        matches!(self, Additional::Unspecified | Additional::Allowed)
+    }
+}
+
+/// Object keywords.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ObjectRules {
+    /// `properties`, in source order.
+    pub properties: Properties,
+    /// `required`, in source order.
+    pub required: Vec<Box<str>>,
+    /// `additionalProperties`.
+    pub additional: Additional,
+}
+
+impl ObjectRules {
+    /// True when `name` is listed in `required`.
+    pub fn is_required(&self, name: &str) -> bool {
+        self.required.iter().any(|r| &**r == name)
+    }
+}
+
+/// An order-preserving property map with logarithmic lookup.
+#[derive(Clone, Debug, Default)]
+pub struct Properties {
+    entries: Vec<(Box<str>, NodeId)>,
+    /// Entry positions sorted by name; built once, used when there are many entries.
+    sorted: Vec<u32>,
+}
+
+/// Below this many properties a linear scan beats the sorted index.
+const PROPERTY_INDEX_THRESHOLD: usize = 12;
+
+impl Properties {
+    pub(crate) fn new(entries: Vec<(Box<str>, NodeId)>) -> Self {
+        let mut sorted = Vec::new();
+        if entries.len() > PROPERTY_INDEX_THRESHOLD {
+            sorted = (0..entries.len() as u32).collect();
+            sorted.sort_unstable_by(|a, b| {
+                let name = |i: &u32| entries.get(*i as usize).map(|e| &*e.0);
+                name(a).cmp(&name(b))
+            });
+        }
+        Properties { entries, sorted }
+    }
+
+    /// The subschema for a declared property.
+    pub fn get(&self, name: &str) -> Option<NodeId> {
+        if self.sorted.is_empty() {
+            return self.entries.iter().find(|(n, _)| &**n == name).map(|e| e.1);
+        }
+        let pos = self
+            .sorted
+            .binary_search_by(|i| {
+                self.entries
+                    .get(*i as usize)
+                    .map_or("", |e| &*e.0)
+                    .cmp(name)
+            })
+            .ok()?;
+        let i = *self.sorted.get(pos)?;
+        self.entries.get(i as usize).map(|e| e.1)
+    }
+
+    /// True when declared.
+    pub fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Declared properties in source order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, NodeId)> {
+        self.entries.iter().map(|(n, id)| (&**n, *id))
+    }
+
+    /// Number of declared properties.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when none are declared.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Annotation keywords: kept for re-emission, never asserted.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Annotations {
+    /// `title`.
+    pub title: Option<Box<str>>,
+    /// `description`.
+    pub description: Option<Box<str>>,
+    /// `default`.
+    pub default: Option<Value>,
+    /// `examples`.
+    pub examples: Option<Vec<Value>>,
+    /// `format` (an annotation in 2020-12 unless a format-assertion vocabulary is in use).
+    pub format: Option<Box<str>>,
+    /// `$schema`.
+    pub schema: Option<Box<str>>,
+    /// `$id`.
+    pub id: Option<Box<str>>,
+}

@@ -1,0 +1,534 @@
+//! The fail-closed front end: a `serde_json::Value` in, the typed IR out, or every violation.
+//!
+//! One walk over the document. Each keyword is looked up in [`crate::keywords`]; its value's shape
+//! is checked and it is stored typed in the node. Nothing stops the walk early except a limit:
+//! the error lists every violation in document order. Recursion is bounded by
+//! [`Limits::max_depth`], which is checked before descending.
+
+use crate::error::{SubsetError, Violation, ViolationKind};
+use crate::ir::{
+    Additional, Annotations, ArrayRules, Bound, Enumeration, Ir, Node, NodeId, NumberRules,
+    ObjectRules, Properties, Schema, StringRules, Subset,
+};
+use crate::keywords::{self, Role, Shape};
+use crate::limits::{Limit, Limits};
+use crate::pattern::Pattern;
+use crate::pointer::Pointer;
+use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
+use serde_json::{Map, Number, Value};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// How to parse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// Limits on the input.
+    pub limits: Limits,
+    /// The subset to accept.
+    pub subset: Subset,
+}
+
+impl ParseOptions {
+    /// Options with these limits and the default subset.
+    pub fn with_limits(limits: Limits) -> Self {
+        ParseOptions {
+            limits,
+            ..ParseOptions::default()
+        }
+    }
+}
+
+/// Parses `value` as a schema of the subset.
+pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
+    let mut p = Parser {
+        limits: options.limits,
+        nodes: Vec::new(),
+        violations: Vec::new(),
+        nodes_exhausted: false,
+    };
+    let root = p.schema(value, Pointer::root(), "", 0);
+    match root {
+        Some(root) if p.violations.is_empty() => Ok(Schema {
+            ir: Arc::new(Ir {
+                nodes: p.nodes,
+                root,
+                subset: options.subset,
+            }),
+        }),
+        _ => Err(SubsetError {
+            violations: p.violations,
+        }),
+    }
+}
+
+struct Parser {
+    limits: Limits,
+    nodes: Vec<Node>,
+    violations: Vec<Violation>,
+    nodes_exhausted: bool,
+}
+
+/// Keyword values gathered while walking one schema object, folded into the node at the end.
+#[derive(Default)]
+struct Pending {
+    minimum: Option<Number>,
+    exclusive_minimum: Option<Number>,
+    maximum: Option<Number>,
+    exclusive_maximum: Option<Number>,
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Parser {
+    fn violate(&mut self, at: &Pointer, keyword: &str, kind: ViolationKind) {
+        self.violations.push(Violation::new(at, keyword, kind));
+    }
+
+    fn shape(&mut self, at: &Pointer, keyword: &str, shape: Shape, detail: Option<String>) {
+        self.violate(
+            at,
+            keyword,
+            ViolationKind::Shape {
+                expected: shape.describe(),
+                detail,
+            },
+        );
+    }
+
+    /// Parses the subschema at `at`, written as the value of `parent_keyword`.
+    fn schema(
+        &mut self,
+        v: &Value,
+        at: Pointer,
+        parent_keyword: &str,
+        depth: usize,
+    ) -> Option<NodeId> {
+        if depth > self.limits.max_depth {
+            self.violate(
+                &at,
+                parent_keyword,
+                ViolationKind::Limit {
+                    limit: Limit::Depth,
+                    max: self.limits.max_depth,
+                },
+            );
+            return None;
+        }
+        let obj = match v {
+            Value::Object(o) => o,
+            Value::Bool(b) => {
+                self.violate(&at, parent_keyword, ViolationKind::BooleanSchema(*b));
+                return None;
+            }
+            other => {
+                self.violate(
+                    &at,
+                    parent_keyword,
+                    ViolationKind::NotASchema(kind_of(other)),
+                );
+                return None;
+            }
+        };
+        if self.nodes.len() >= self.limits.max_nodes {
+            if !self.nodes_exhausted {
+                self.nodes_exhausted = true;
+                self.violate(
+                    &at,
+                    parent_keyword,
+                    ViolationKind::Limit {
+                        limit: Limit::Nodes,
+                        max: self.limits.max_nodes,
+                    },
+                );
+            }
+            return None;
+        }
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node::default());
+        let node = self.object(obj, &at, depth);
+        if let Some(slot) = self.nodes.get_mut(id.index()) {
+            *slot = node;
+        }
+        Some(id)
+    }
+
+    fn object(&mut self, obj: &Map<String, Value>, at: &Pointer, depth: usize) -> Node {
+        let mut node = Node {
+            pointer: at.clone(),
+            ..Node::default()
+        };
+        let mut pending = Pending::default();
+        let mut asserts = false;
+        for (name, value) in obj {
+            let Some(kw) = keywords::lookup(name) else {
+                let kind = match keywords::outside_reason(name) {
+                    Some(reason) => ViolationKind::Outside(reason),
+                    None => ViolationKind::Unknown,
+                };
+                self.violate(at, name, kind);
+                continue;
+            };
+            asserts |= kw.role != Role::Annotation;
+            self.keyword(&mut node, &mut pending, kw.name, kw.shape, value, at, depth);
+        }
+        if !asserts {
+            self.violate(at, "", ViolationKind::AssertsNothing);
+        }
+        self.fold_bounds(&mut node, pending);
+        node
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn keyword(
+        &mut self,
+        node: &mut Node,
+        pending: &mut Pending,
+        name: &'static str,
+        shape: Shape,
+        value: &Value,
+        at: &Pointer,
+        depth: usize,
+    ) {
+        match name {
+            "type" => node.types = self.types(value, at),
+            "enum" => {
+                let Some(items) = value.as_array().filter(|a| !a.is_empty()) else {
+                    return self.shape(at, name, shape, None);
+                };
+                if items.len() > self.limits.max_enum_values {
+                    let max = self.limits.max_enum_values;
+                    return self.violate(
+                        at,
+                        name,
+                        ViolationKind::Limit {
+                            limit: Limit::EnumValues,
+                            max,
+                        },
+                    );
+                }
+                if self.literal_ok(value, at, name) {
+                    node.enumeration = Some(Box::new(Enumeration::new(items.clone())));
+                }
+            }
+            "const" => {
+                if self.literal_ok(value, at, name) {
+                    node.constant = Some(Box::new(value.clone()));
+                }
+            }
+            "pattern" => {
+                let Some(src) = value.as_str() else {
+                    return self.shape(at, name, shape, None);
+                };
+                if src.chars().count() > self.limits.max_pattern_len {
+                    let max = self.limits.max_pattern_len;
+                    return self.violate(
+                        at,
+                        name,
+                        ViolationKind::Limit {
+                            limit: Limit::PatternLength,
+                            max,
+                        },
+                    );
+                }
+                match Pattern::compile(src, self.limits.max_pattern_len) {
+                    Ok(p) => string_rules(node).pattern = Some(p),
+                    Err(e) => self.violate(at, name, ViolationKind::Pattern(e)),
+                }
+            }
+            "minLength" | "maxLength" | "minItems" | "maxItems" => {
+                let Some(n) = self.count(value, at, name, shape) else {
+                    return;
+                };
+                match name {
+                    "minLength" => string_rules(node).min_length = Some(n),
+                    "maxLength" => string_rules(node).max_length = Some(n),
+                    "minItems" => array_rules(node).min_items = Some(n),
+                    _ => array_rules(node).max_items = Some(n),
+                }
+            }
+            "multipleOf" => {
+                let n = value.as_number().and_then(as_exact_u64).filter(|n| *n > 0);
+                match n {
+                    Some(n) => number_rules(node).multiple_of = Some(n),
+                    None => {
+                        let detail = value.as_number().map(|n| {
+                            format!("found {n}; fractional divisors are outside the subset")
+                        });
+                        self.shape(at, name, shape, detail);
+                    }
+                }
+            }
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
+                let Some(n) = value.as_number() else {
+                    let detail = value
+                        .is_boolean()
+                        .then(|| "the boolean form is draft 4; write the bound itself".to_owned());
+                    return self.shape(at, name, shape, detail);
+                };
+                let slot = match name {
+                    "minimum" => &mut pending.minimum,
+                    "maximum" => &mut pending.maximum,
+                    "exclusiveMinimum" => &mut pending.exclusive_minimum,
+                    _ => &mut pending.exclusive_maximum,
+                };
+                *slot = Some(n.clone());
+            }
+            "items" => {
+                if value.is_array() {
+                    return self.shape(
+                        at,
+                        name,
+                        shape,
+                        Some(
+                            "a list under `items` is the pre-2020-12 tuple form; use `prefixItems`"
+                                .into(),
+                        ),
+                    );
+                }
+                let child = self.schema(value, at.join(name), name, depth + 1);
+                array_rules(node).items = child;
+            }
+            "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
+                let Some(list) = value.as_array().filter(|a| !a.is_empty()) else {
+                    return self.shape(at, name, shape, None);
+                };
+                let base = at.join(name);
+                let ids: Vec<NodeId> = list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
+                    .collect();
+                match name {
+                    "prefixItems" => array_rules(node).prefix_items = ids,
+                    "anyOf" => node.any_of = ids,
+                    "oneOf" => node.one_of = ids,
+                    _ => node.all_of = ids,
+                }
+            }
+            "not" => node.not = self.schema(value, at.join(name), name, depth + 1),
+            "uniqueItems" => match value {
+                Value::Bool(b) => array_rules(node).unique_items = *b,
+                _ => self.shape(at, name, shape, None),
+            },
+            "properties" => {
+                let Some(map) = value.as_object() else {
+                    return self.shape(at, name, shape, None);
+                };
+                let base = at.join(name);
+                let mut entries = Vec::with_capacity(map.len());
+                for (prop, sub) in map {
+                    if let Some(id) = self.schema(sub, base.join(prop), name, depth + 1) {
+                        entries.push((Box::<str>::from(prop.as_str()), id));
+                    }
+                }
+                object_rules(node).properties = Properties::new(entries);
+            }
+            "required" => {
+                if let Some(names) = self.string_set(value, at, name, shape) {
+                    object_rules(node).required = names;
+                }
+            }
+            "additionalProperties" => {
+                let additional = match value {
+                    Value::Bool(true) => Additional::Allowed,
+                    Value::Bool(false) => Additional::Forbidden,
+                    Value::Object(_) => match self.schema(value, at.join(name), name, depth + 1) {
+                        Some(id) => Additional::Schema(id),
+                        None => return,
+                    },
+                    _ => return self.shape(at, name, shape, None),
+                };
+                object_rules(node).additional = additional;
+            }
+            "description" | "title" | "format" | "$schema" | "$id" => {
+                let Some(s) = value.as_str() else {
+                    return self.shape(at, name, shape, None);
+                };
+                let s: Box<str> = s.into();
+                let a = annotations(node);
+                match name {
+                    "description" => a.description = Some(s),
+                    "title" => a.title = Some(s),
+                    "format" => a.format = Some(s),
+                    "$schema" => a.schema = Some(s),
+                    _ => a.id = Some(s),
+                }
+            }
+            "default" => {
+                if self.literal_ok(value, at, name) {
+                    annotations(node).default = Some(value.clone());
+                }
+            }
+            "examples" => match value.as_array() {
+                Some(list) if self.literal_ok(value, at, name) => {
+                    annotations(node).examples = Some(list.clone());
+                }
+                Some(_) => {}
+                None => self.shape(at, name, shape, None),
+            },
+            // Every row of the keyword table is handled above; a row added there without a
+            // handler here is reported rather than silently accepted.
+            _ => self.violate(at, name, ViolationKind::Unknown),
+        }
+    }
+
+    fn types(&mut self, value: &Value, at: &Pointer) -> Option<TypeSet> {
+        let bad = |detail: String| Some(detail);
+        let detail = match value {
+            Value::String(s) => match JsonType::from_name(s) {
+                Some(t) => return Some(TypeSet::of(t)),
+                None => bad(format!("unknown type name `{s}`")),
+            },
+            Value::Array(list) if !list.is_empty() => {
+                let mut set = TypeSet::EMPTY;
+                let mut problem = None;
+                for item in list {
+                    match item.as_str().and_then(JsonType::from_name) {
+                        Some(t) if set.contains(t) => {
+                            problem = Some(format!("`{}` is listed twice", t.name()));
+                        }
+                        Some(t) => set = set.with(t),
+                        None => problem = Some(format!("`{item}` is not a type name")),
+                    }
+                }
+                match problem {
+                    None => return Some(set),
+                    Some(p) => Some(p),
+                }
+            }
+            Value::Array(_) => bad("the list is empty".into()),
+            _ => None,
+        };
+        self.shape(at, "type", Shape::Types, detail);
+        None
+    }
+
+    fn count(&mut self, value: &Value, at: &Pointer, name: &str, shape: Shape) -> Option<u64> {
+        let n = value.as_number().and_then(as_exact_u64);
+        if n.is_none() {
+            let detail = value.as_number().map(|n| format!("found {n}"));
+            self.shape(at, name, shape, detail);
+        }
+        n
+    }
+
+    fn string_set(
+        &mut self,
+        value: &Value,
+        at: &Pointer,
+        name: &str,
+        shape: Shape,
+    ) -> Option<Vec<Box<str>>> {
+        let Some(list) = value.as_array() else {
+            self.shape(at, name, shape, None);
+            return None;
+        };
+        let mut out: Vec<Box<str>> = Vec::with_capacity(list.len());
+        for item in list {
+            match item.as_str() {
+                Some(s) if out.iter().any(|o| &**o == s) => {
+                    self.shape(at, name, shape, Some(format!("`{s}` is listed twice")));
+                    return None;
+                }
+                Some(s) => out.push(s.into()),
+                None => {
+                    self.shape(at, name, shape, Some(format!("`{item}` is not a string")));
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Checks that a literal (`enum`, `const`, `default`, `examples`) is not nested past the
+    /// depth limit: equality and hashing of instances against it stay bounded.
+    fn literal_ok(&mut self, value: &Value, at: &Pointer, name: &str) -> bool {
+        if deeper_than(value, self.limits.max_depth) {
+            let max = self.limits.max_depth;
+            self.violate(
+                at,
+                name,
+                ViolationKind::Limit {
+                    limit: Limit::Depth,
+                    max,
+                },
+            );
+            return false;
+        }
+        true
+    }
+
+    fn fold_bounds(&mut self, node: &mut Node, p: Pending) {
+        let lower = tighter(p.minimum, p.exclusive_minimum, Ordering::Greater);
+        let upper = tighter(p.maximum, p.exclusive_maximum, Ordering::Less);
+        if lower.is_some() || upper.is_some() {
+            let n = number_rules(node);
+            n.lower = lower;
+            n.upper = upper;
+        }
+    }
+}
+
+/// The tighter of an inclusive and an exclusive bound. `tighter_when` is the ordering of the
+/// exclusive value against the inclusive one that makes the exclusive bound win outright
+/// (`Greater` for lower bounds); on equality the exclusive bound wins too.
+fn tighter(
+    inclusive: Option<Number>,
+    exclusive: Option<Number>,
+    tighter_when: Ordering,
+) -> Option<Bound> {
+    match (inclusive, exclusive) {
+        (None, None) => None,
+        (Some(v), None) => Some(Bound {
+            value: v,
+            exclusive: false,
+        }),
+        (None, Some(v)) => Some(Bound {
+            value: v,
+            exclusive: true,
+        }),
+        (Some(i), Some(e)) => match cmp_numbers(&e, &i) {
+            Some(o) if o == tighter_when || o == Ordering::Equal => Some(Bound {
+                value: e,
+                exclusive: true,
+            }),
+            _ => Some(Bound {
+                value: i,
+                exclusive: false,
+            }),
+        },
+    }
+}
+
+fn string_rules(node: &mut Node) -> &mut StringRules {
+    node.string.get_or_insert_with(Box::default)
+}
+
+fn number_rules(node: &mut Node) -> &mut NumberRules {
+    node.number.get_or_insert_with(Box::default)
+}
+
+fn array_rules(node: &mut Node) -> &mut ArrayRules {
+    node.array.get_or_insert_with(Box::default)
+}
+
+fn object_rules(node: &mut Node) -> &mut ObjectRules {
+    node.object.get_or_insert_with(Box::default)
+}
+
+fn annotations(node: &mut Node) -> &mut Annotations {
+    node.annotations.get_or_insert_with(Box::default)
+}
+
+#[cfg(test)]
+mod tests;

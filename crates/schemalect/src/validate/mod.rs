@@ -1,0 +1,479 @@
+//! The authoritative check: JSON Schema 2020-12 semantics for every subset keyword.
+//!
+//! One walk serves both entry points. `is_valid` passes no error list and stops at the first
+//! failure; `validate` passes one and keeps going, so every error is reported. Instance paths
+//! are a linked list on the stack and become pointers only when an error is recorded, so the
+//! valid path allocates nothing. Recursion follows the schema, whose depth the front end bounds.
+
+use crate::error::{ValidationError, ValidationErrors};
+use crate::ir::{Additional, Node, NodeId, Schema};
+use crate::pointer::Pointer;
+use crate::value::{all_unique, cmp_numbers, code_points, is_multiple_of, JsonType};
+use serde_json::{Map, Value};
+use std::cmp::Ordering;
+
+impl Schema {
+    /// True when `instance` satisfies the schema. Stops at the first failure.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        Walk { schema: self }.node(self.root(), instance, &Path::Root, &mut None)
+    }
+
+    /// Every way `instance` fails the schema, or `Ok(())`.
+    pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
+        let mut errors = Some(Vec::new());
+        Walk { schema: self }.node(self.root(), instance, &Path::Root, &mut errors);
+        match errors {
+            Some(errors) if !errors.is_empty() => Err(ValidationErrors { errors }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// An instance location, built on the stack as the walk descends.
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn to_pointer(&self) -> Pointer {
+        let mut steps = Vec::new();
+        let mut cur = self;
+        loop {
+            match cur {
+                Path::Root => break,
+                Path::Key(parent, k) => {
+                    steps.push(Step::Key(k));
+                    cur = parent;
+                }
+                Path::Index(parent, i) => {
+                    steps.push(Step::Index(*i));
+                    cur = parent;
+                }
+            }
+        }
+        steps.iter().rev().fold(Pointer::root(), |p, s| match s {
+            Step::Key(k) => p.join(k),
+            Step::Index(i) => p.index(*i),
+        })
+    }
+}
+
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+type Errors = Option<Vec<ValidationError>>;
+
+struct Walk<'s> {
+    schema: &'s Schema,
+}
+
+/// Records a failure. With no error list (`is_valid`) the caller returns at once.
+fn fail(
+    errors: &mut Errors,
+    node: &Node,
+    keyword: &'static str,
+    path: &Path<'_>,
+    message: impl FnOnce() -> String,
+) {
+    if let Some(list) = errors {
+        list.push(ValidationError {
+            instance_path: path.to_pointer(),
+            schema_path: node.pointer.join(keyword),
+            keyword,
+            message: message(),
+        });
+    }
+}
+
+/// Short for "record the failure, and stop here when only a verdict is wanted".
+macro_rules! fail {
+    ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
+        $valid = false;
+        fail($errors, $node, $kw, $path, || format!($($msg)+));
+        if $errors.is_none() {
+            return false;
+        }
+    }};
+}
+
+fn preview(v: &Value) -> String {
+    let text = match v {
+        Value::Object(_) => return "an object".into(),
+        Value::Array(a) => return format!("an array of {} items", a.len()),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+impl Walk<'_> {
+    fn node(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+        let node = self.schema.node(id);
+        let mut valid = true;
+
+        if let Some(types) = node.types {
+            if !types.admits_value(inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "type",
+                    path,
+                    "expected {}, found {}",
+                    types
+                        .iter()
+                        .map(JsonType::name)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    JsonType::of(inst).name()
+                );
+            }
+        }
+        if let Some(c) = &node.constant {
+            if !crate::value::json_eq(c, inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "const",
+                    path,
+                    "expected the constant {}, found {}",
+                    preview(c),
+                    preview(inst)
+                );
+            }
+        }
+        if let Some(e) = &node.enumeration {
+            if !e.contains(inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "enum",
+                    path,
+                    "{} is not one of the {} allowed values",
+                    preview(inst),
+                    e.values.len()
+                );
+            }
+        }
+
+        match inst {
+            Value::String(s) => valid &= self.string(node, s, path, errors),
+            Value::Number(n) => valid &= self.number(node, n, path, errors),
+            Value::Array(items) => valid &= self.array(node, items, path, errors),
+            Value::Object(map) => valid &= self.object(node, map, path, errors),
+            _ => {}
+        }
+        if !valid && errors.is_none() {
+            return false;
+        }
+
+        for sub in &node.all_of {
+            if !self.node(*sub, inst, path, errors) {
+                valid = false;
+                if errors.is_none() {
+                    return false;
+                }
+            }
+        }
+        if !node.any_of.is_empty()
+            && !node
+                .any_of
+                .iter()
+                .any(|s| self.node(*s, inst, path, &mut None))
+        {
+            fail!(
+                errors,
+                valid,
+                node,
+                "anyOf",
+                path,
+                "matches none of the {} alternatives",
+                node.any_of.len()
+            );
+        }
+        if !node.one_of.is_empty() {
+            let matched: Vec<usize> = node
+                .one_of
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| self.node(**s, inst, path, &mut None))
+                .map(|(i, _)| i)
+                .take(2)
+                .collect();
+            if matched.len() != 1 {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "oneOf",
+                    path,
+                    "{}",
+                    if matched.is_empty() {
+                        format!("matches none of the {} alternatives", node.one_of.len())
+                    } else {
+                        format!(
+                            "matches more than one alternative (at least {} and {})",
+                            matched.first().copied().unwrap_or(0),
+                            matched.get(1).copied().unwrap_or(0)
+                        )
+                    }
+                );
+            }
+        }
+        if let Some(not) = node.not {
+            if self.node(not, inst, path, &mut None) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "not",
+                    path,
+                    "matches the schema under `not`"
+                );
+            }
+        }
+        valid
+    }
+
+    fn string(&self, node: &Node, s: &str, path: &Path<'_>, errors: &mut Errors) -> bool {
+        let Some(rules) = &node.string else {
+            return true;
+        };
+        let mut valid = true;
+        if rules.min_length.is_some() || rules.max_length.is_some() {
+            let len = code_points(s) as u64;
+            if let Some(min) = rules.min_length.filter(|m| len < *m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "minLength",
+                    path,
+                    "is {len} characters long, shorter than {min}"
+                );
+            }
+            if let Some(max) = rules.max_length.filter(|m| len > *m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "maxLength",
+                    path,
+                    "is {len} characters long, longer than {max}"
+                );
+            }
+        }
+        if let Some(p) = &rules.pattern {
+            if !p.is_match(s) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "pattern",
+                    path,
+                    "{} does not match the pattern {:?}",
+                    preview(&Value::String(s.to_owned())),
+                    p.as_str()
+                );
+            }
+        }
+        valid
+    }
+
+    fn number(
+        &self,
+        node: &Node,
+        n: &serde_json::Number,
+        path: &Path<'_>,
+        errors: &mut Errors,
+    ) -> bool {
+        let Some(rules) = &node.number else {
+            return true;
+        };
+        let mut valid = true;
+        if let Some(b) = &rules.lower {
+            let ok = match cmp_numbers(n, &b.value) {
+                Some(Ordering::Greater) => true,
+                Some(Ordering::Equal) => !b.exclusive,
+                _ => false,
+            };
+            if !ok {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    b.lower_keyword(),
+                    path,
+                    "{n} is {} {}",
+                    if b.exclusive {
+                        "not greater than"
+                    } else {
+                        "less than"
+                    },
+                    b.value
+                );
+            }
+        }
+        if let Some(b) = &rules.upper {
+            let ok = match cmp_numbers(n, &b.value) {
+                Some(Ordering::Less) => true,
+                Some(Ordering::Equal) => !b.exclusive,
+                _ => false,
+            };
+            if !ok {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    b.upper_keyword(),
+                    path,
+                    "{n} is {} {}",
+                    if b.exclusive {
+                        "not less than"
+                    } else {
+                        "greater than"
+                    },
+                    b.value
+                );
+            }
+        }
+        if let Some(m) = rules.multiple_of {
+            if !is_multiple_of(n, m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "multipleOf",
+                    path,
+                    "{n} is not a multiple of {m}"
+                );
+            }
+        }
+        valid
+    }
+
+    fn array(&self, node: &Node, items: &[Value], path: &Path<'_>, errors: &mut Errors) -> bool {
+        let Some(rules) = &node.array else {
+            return true;
+        };
+        let mut valid = true;
+        let len = items.len() as u64;
+        if let Some(min) = rules.min_items.filter(|m| len < *m) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "minItems",
+                path,
+                "has {len} items, fewer than {min}"
+            );
+        }
+        if let Some(max) = rules.max_items.filter(|m| len > *m) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "maxItems",
+                path,
+                "has {len} items, more than {max}"
+            );
+        }
+        for (i, item) in items.iter().enumerate() {
+            let sub = match rules.prefix_items.get(i) {
+                Some(id) => Some(*id),
+                None => rules.items,
+            };
+            let Some(sub) = sub else {
+                break;
+            };
+            if !self.node(sub, item, &Path::Index(path, i), errors) {
+                valid = false;
+                if errors.is_none() {
+                    return false;
+                }
+            }
+        }
+        if rules.unique_items && !all_unique(items) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "uniqueItems",
+                path,
+                "has duplicate items"
+            );
+        }
+        valid
+    }
+
+    fn object(
+        &self,
+        node: &Node,
+        map: &Map<String, Value>,
+        path: &Path<'_>,
+        errors: &mut Errors,
+    ) -> bool {
+        let Some(rules) = &node.object else {
+            return true;
+        };
+        let mut valid = true;
+        for name in &rules.required {
+            if !map.contains_key(&**name) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "required",
+                    path,
+                    "the required property `{name}` is missing"
+                );
+            }
+        }
+        let checks_members =
+            !rules.properties.is_empty() || rules.additional != Additional::Unspecified;
+        if checks_members {
+            for (key, member) in map {
+                let sub = match rules.properties.get(key) {
+                    Some(id) => Some(id),
+                    None => match rules.additional {
+                        Additional::Schema(id) => Some(id),
+                        Additional::Forbidden => {
+                            fail!(
+                                errors,
+                                valid,
+                                node,
+                                "additionalProperties",
+                                path,
+                                "the property `{key}` is not allowed"
+                            );
+                            None
+                        }
+                        Additional::Unspecified | Additional::Allowed => None,
+                    },
+                };
+                if let Some(sub) = sub {
+                    if !self.node(sub, member, &Path::Key(path, key), errors) {
+                        valid = false;
+                        if errors.is_none() {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        valid
+    }
+}
+
+#[cfg(test)]
+mod tests;
