@@ -1,0 +1,164 @@
+//! The shared corpora as conformance suites for the validator.
+//!
+//! - The official JSON-Schema-Test-Suite (draft 2020-12): every test of every group whose schema
+//!   is inside the subset must pass, unless listed in `tests/expectations/official-suite.json`
+//!   with a reason.
+//! - JSONSchemaBench: for every in-subset schema our verdict on each instance must equal its
+//!   `valid` label, unless listed in `tests/expectations/jsonschemabench.json` with a reason
+//!   (labels came from each schema's own draft).
+//!
+//! A listed deviation that no longer happens fails the test too, so the lists stay true.
+//! Both suites skip with a notice when `../shared/corpus` is absent.
+
+use schemalect::Schema;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// `(file, group, test)` → reason.
+type Expected = BTreeMap<(String, usize, usize), String>;
+
+fn expectations(name: &str) -> Expected {
+    let path = support::workspace_root()
+        .join("tests/expectations")
+        .join(name);
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let list: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    list.into_iter()
+        .map(|e| {
+            let s = |k: &str| {
+                e[k].as_str()
+                    .unwrap_or_else(|| panic!("{name}: {k}"))
+                    .to_owned()
+            };
+            let n = |k: &str| e[k].as_u64().unwrap_or_else(|| panic!("{name}: {k}")) as usize;
+            ((s("file"), n("group"), n("test")), s("reason"))
+        })
+        .collect()
+}
+
+struct Tally {
+    groups_in: usize,
+    groups_out: usize,
+    passed: usize,
+    deviations: usize,
+    failures: Vec<String>,
+    seen: Vec<(String, usize, usize)>,
+}
+
+fn run(files: &[std::path::PathBuf], expected: &Expected, label: &str) -> Tally {
+    let mut t = Tally {
+        groups_in: 0,
+        groups_out: 0,
+        passed: 0,
+        deviations: 0,
+        failures: Vec::new(),
+        seen: Vec::new(),
+    };
+    for path in files {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_owned();
+        let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let groups = match doc {
+            Value::Array(groups) => groups,
+            other => vec![other],
+        };
+        for (gi, group) in groups.iter().enumerate() {
+            let Ok(schema) = Schema::parse(&group["schema"]) else {
+                t.groups_out += 1;
+                continue;
+            };
+            t.groups_in += 1;
+            let tests = group["tests"].as_array().cloned().unwrap_or_default();
+            for (ti, test) in tests.iter().enumerate() {
+                let want = test["valid"]
+                    .as_bool()
+                    .unwrap_or_else(|| panic!("{name} {gi} {ti}"));
+                let got = schema.is_valid(&test["data"]);
+                assert_eq!(
+                    got,
+                    schema.validate(&test["data"]).is_ok(),
+                    "{label} {name} group {gi} test {ti}: is_valid and validate disagree"
+                );
+                let key = (name.clone(), gi, ti);
+                if got == want {
+                    t.passed += 1;
+                } else if expected.contains_key(&key) {
+                    t.deviations += 1;
+                    t.seen.push(key);
+                } else {
+                    t.failures.push(format!(
+                        "{name} group {gi} ({}) test {ti} ({}): expected {want}, got {got}",
+                        group["description"].as_str().unwrap_or(""),
+                        test["description"].as_str().unwrap_or(""),
+                    ));
+                }
+            }
+        }
+    }
+    t
+}
+
+fn json_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn check(t: &Tally, expected: &Expected, label: &str) {
+    println!(
+        "{label}: {} groups in subset, {} outside; {} tests passed, {} listed deviations, {} failures",
+        t.groups_in,
+        t.groups_out,
+        t.passed,
+        t.deviations,
+        t.failures.len()
+    );
+    let stale: Vec<_> = expected.keys().filter(|k| !t.seen.contains(k)).collect();
+    assert!(
+        stale.is_empty(),
+        "{label}: listed deviations that no longer happen (remove them): {stale:?}"
+    );
+    assert!(
+        t.failures.is_empty(),
+        "{label}: {} failures:\n{}",
+        t.failures.len(),
+        t.failures.join("\n")
+    );
+}
+
+#[test]
+fn official_suite_draft2020_12() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let dir = corpus.join("json-schema-test-suite/tests/draft2020-12");
+    let expected = expectations("official-suite.json");
+    let t = run(&json_files(&dir), &expected, "official suite");
+    check(&t, &expected, "official suite");
+    assert!(t.groups_in > 50, "suspiciously few in-subset groups");
+}
+
+#[test]
+fn jsonschemabench_labels() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let expected = expectations("jsonschemabench.json");
+    let t = run(
+        &json_files(&corpus.join("jsonschemabench")),
+        &expected,
+        "jsonschemabench",
+    );
+    check(&t, &expected, "jsonschemabench");
+    assert!(t.groups_in > 3000, "suspiciously few in-subset schemas");
+}
