@@ -31,10 +31,12 @@
 )]
 #![warn(missing_docs)]
 
+pub mod dialect;
 pub mod error;
 pub mod ir;
 pub mod keywords;
 pub mod limits;
+pub mod lower;
 pub mod pattern;
 pub mod pointer;
 pub mod subset;
@@ -44,6 +46,9 @@ pub mod value;
 pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, ViolationKind};
 pub use ir::{NodeId, Schema, Subset};
 pub use limits::Limits;
+pub use lower::{
+    json_mode, AcceptError, Answer, Loss, LowerOptions, Lowering, Mode, Profile, Target,
+};
 pub use pointer::Pointer;
 pub use subset::ParseOptions;
 
@@ -70,17 +75,20 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn json(e: &serde_json::Error) -> Self {
-        let full = e.to_string();
-        // serde_json appends " at line L column C"; keep only the description.
-        let message = match full.rfind(" at line ") {
-            Some(i) => full.get(..i).unwrap_or(&full).to_owned(),
-            None => full,
-        };
         Error::Json {
             line: e.line(),
             column: e.column(),
-            message,
+            message: json_message(e),
         }
+    }
+}
+
+/// serde_json's message without the " at line L column C" it appends (callers report those).
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    match full.rfind(" at line ") {
+        Some(i) => full.get(..i).unwrap_or(&full).to_owned(),
+        None => full,
     }
 }
 

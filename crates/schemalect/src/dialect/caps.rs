@@ -1,0 +1,154 @@
+//! Provider capabilities as data: one table per target, one row per subset keyword, each row
+//! with its source. The generic emitter reads these rows to decide what to send, so a provider
+//! change is a one-line edit here, and `docs/targets.md` is checked against these tables by a
+//! test so the documentation cannot drift from the code.
+
+use crate::lower::Target;
+
+/// What a target does with one keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Support {
+    /// Sent and enforced (for annotations: sent).
+    Kept,
+    /// Sent, but the provider does not enforce it: a loss, though the model still sees it.
+    Hint(&'static str),
+    /// Not sent (the provider would reject it or it would mislead): a loss for assertions.
+    Dropped(&'static str),
+    /// Sent in a weaker form the provider accepts.
+    Rewritten(Rewrite),
+    /// Enforced for some values; the rule says which, the rest are handled as described.
+    Partial(Partial),
+    /// The keyword cannot be sent or dropped without narrowing: the lowering falls back.
+    Degrades(&'static str),
+}
+
+/// The widening rewrites the emitter implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rewrite {
+    /// `oneOf` sent as `anyOf` (exclusivity not enforced).
+    OneOfAsAnyOf,
+    /// `exclusiveMinimum`/`exclusiveMaximum` sent as the inclusive bound.
+    ExclusiveAsInclusive,
+    /// `minItems` above 1 sent as 1.
+    MinItemsAtMostOne,
+    /// `const` sent as a one-value `enum`.
+    ConstAsEnum,
+    /// `prefixItems` folded into `items` as an `anyOf` of every position and the tail.
+    PrefixItemsAsItems,
+    /// The value is written into `description` as a hint instead of being sent as a keyword.
+    IntoDescription,
+    /// `allOf` merged into its parent where the merge keeps the contract.
+    MergedIntoParent,
+}
+
+impl Rewrite {
+    /// How the rewrite reads in the target matrix.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Rewrite::OneOfAsAnyOf => "sent as `anyOf` (exclusivity not enforced)",
+            Rewrite::ExclusiveAsInclusive => "sent as the inclusive bound",
+            Rewrite::MinItemsAtMostOne => "values above 1 sent as 1",
+            Rewrite::ConstAsEnum => "sent as a one-value `enum`",
+            Rewrite::PrefixItemsAsItems => "folded into `items` as `anyOf` of every position",
+            Rewrite::IntoDescription => "written into `description` as a hint",
+            Rewrite::MergedIntoParent => "merged into the parent schema where the merge keeps the contract, else the lowering falls back",
+        }
+    }
+}
+
+/// Value-dependent support.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partial {
+    /// `enum` whose values are all of the listed kinds is kept; otherwise dropped whole (never
+    /// filtered: filtering narrows).
+    EnumValues(ValueKinds),
+    /// `pattern` kept when the provider's engine runs it as ECMA-262 would; otherwise dropped.
+    Patterns(PatternRule),
+}
+
+impl Partial {
+    /// How the rule reads in the target matrix.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Partial::EnumValues(ValueKinds::Scalars) => {
+                "kept when every value is a string, number, boolean or null; else dropped whole"
+            }
+            Partial::EnumValues(ValueKinds::StringsAndNumbers) => {
+                "kept when every value is a string or number; else dropped whole"
+            }
+            Partial::EnumValues(ValueKinds::Strings) => {
+                "kept when every value is a string; else dropped whole"
+            }
+            Partial::Patterns(PatternRule::Anchored) => {
+                "kept when anchored `^…$` without `\\d \\w \\s` shorthands (rewritten to classes when possible); else dropped"
+            }
+            Partial::Patterns(PatternRule::ClaudeSimple) => {
+                "kept when it uses only the simple regex features Claude documents; else dropped"
+            }
+            Partial::Patterns(PatternRule::Ecma) => "kept (ECMA-262 patterns)",
+        }
+    }
+}
+
+/// Which JSON values an `enum` may hold for a provider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKinds {
+    /// Strings, numbers, booleans and null.
+    Scalars,
+    /// Strings and numbers.
+    StringsAndNumbers,
+    /// Strings only.
+    Strings,
+}
+
+/// Which patterns a provider's engine runs faithfully.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PatternRule {
+    /// Any ECMA-262 pattern of the subset.
+    Ecma,
+    /// llama.cpp: must be `^…$`; shorthand classes break its grammar.
+    Anchored,
+    /// Claude's documented simple regexes.
+    ClaudeSimple,
+}
+
+/// One row of a capability table.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    /// The subset keyword.
+    pub keyword: &'static str,
+    /// What the target does with it.
+    pub support: Support,
+    /// Where this is documented (a URL, or a key of `design/providers.md` with its URL).
+    pub source: &'static str,
+}
+
+/// A target's table.
+#[derive(Debug)]
+pub struct Capabilities {
+    /// The target.
+    pub target: Target,
+    /// The request field the schema travels in.
+    pub field: &'static str,
+    /// The rows, one per subset keyword.
+    pub rows: &'static [Row],
+}
+
+impl Capabilities {
+    /// The row for a keyword. Every subset keyword has one (a test checks it).
+    pub fn support(&self, keyword: &str) -> Support {
+        self.rows
+            .iter()
+            .find(|r| r.keyword == keyword)
+            .map_or(Support::Degrades("no capability row"), |r| r.support)
+    }
+}
+
+/// Shorthand for table rows.
+pub(crate) const fn row(keyword: &'static str, support: Support, source: &'static str) -> Row {
+    Row {
+        keyword,
+        support,
+        source,
+    }
+}

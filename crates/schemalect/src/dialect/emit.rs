@@ -1,0 +1,531 @@
+//! The generic emitter: IR → JSON Schema for the dialects that speak JSON Schema (OpenAI strict,
+//! Gemini `responseJsonSchema`, Ollama, Claude). Every keyword decision comes from the target's
+//! capability table; what differs beyond keywords (how objects must be closed, whether every
+//! node needs a `type`) is a small [`JsonDialect`] description.
+//!
+//! The emitter never adds a constraint. It drops or relaxes (each a [`Loss`]), or, when a node
+//! cannot be expressed without narrowing, gives up with a [`Degrade`] so the dialect can fall
+//! back to a weaker mode.
+
+use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
+use super::normalize::admitted;
+use crate::ir::{Additional, Node, NodeId, Schema};
+use crate::keywords::{self, Role};
+use crate::lower::Loss;
+use crate::value::{JsonType, TypeSet};
+use serde_json::{Map, Value};
+
+/// How a dialect treats objects that the source leaves open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // `RequireClosed` serves the strict dialects (OpenAI, Claude).
+pub(crate) enum Closure {
+    /// The decoder treats a missing `additionalProperties` as `false`: say `true` explicitly
+    /// wherever the source is open.
+    ExplicitOpen,
+    /// Every object must be closed (`additionalProperties: false`) in the source already; with
+    /// `all_required`, every declared property must be required too. Otherwise: degrade.
+    RequireClosed {
+        /// Every property must be listed in `required` (OpenAI strict).
+        all_required: bool,
+    },
+}
+
+/// What the emitter needs to know about a JSON-Schema dialect beyond its keyword table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JsonDialect {
+    /// The keyword table.
+    pub caps: &'static Capabilities,
+    /// How open objects are handled.
+    pub closure: Closure,
+    /// Give every node an explicit `type` (the admitted types) when the source has none. Needed
+    /// where a node without `type` reads as "object" (llama.cpp) or is rejected (OpenAI strict).
+    pub explicit_types: bool,
+}
+
+/// Why a schema cannot be sent natively without narrowing.
+#[derive(Clone, Debug)]
+pub(crate) struct Degrade(pub Loss);
+
+/// The result of emitting a whole schema.
+pub(crate) struct Emitted {
+    pub schema: Value,
+    pub losses: Vec<Loss>,
+}
+
+/// Emits the whole schema for the dialect.
+pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Degrade> {
+    let mut e = Emitter {
+        schema,
+        d: dialect,
+        losses: Vec::new(),
+    };
+    let root = e.node(schema.root(), 0)?;
+    Ok(Emitted {
+        schema: Value::Object(root),
+        losses: e.losses,
+    })
+}
+
+struct Emitter<'s> {
+    schema: &'s Schema,
+    d: JsonDialect,
+    losses: Vec<Loss>,
+}
+
+/// The JSON type names for a set, in a stable order.
+pub(crate) fn type_names(t: TypeSet) -> Value {
+    let t = t.normalized();
+    let names: Vec<Value> = t.iter().map(|t| Value::from(t.name())).collect();
+    match names.len() {
+        1 => names.into_iter().next().unwrap_or(Value::Null),
+        _ => Value::Array(names),
+    }
+}
+
+fn is_annotation(keyword: &str) -> bool {
+    keywords::lookup(keyword).is_some_and(|k| k.role == Role::Annotation)
+}
+
+fn value_kind_ok(v: &Value, kinds: ValueKinds) -> bool {
+    match kinds {
+        ValueKinds::Scalars => !matches!(v, Value::Array(_) | Value::Object(_)),
+        ValueKinds::StringsAndNumbers => matches!(v, Value::String(_) | Value::Number(_)),
+        ValueKinds::Strings => v.is_string(),
+    }
+}
+
+impl Emitter<'_> {
+    fn loss(&mut self, node: &Node, keyword: &'static str, reason: &'static str) {
+        if !is_annotation(keyword) {
+            self.losses.push(Loss::new(&node.pointer, keyword, reason));
+        }
+    }
+
+    fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
+        Degrade(Loss::new(&node.pointer, keyword, reason))
+    }
+
+    /// Applies a plain Kept / Hint / Dropped / Degrades row. Other rows are the caller's.
+    fn plain(
+        &mut self,
+        node: &Node,
+        keyword: &'static str,
+        value: impl FnOnce() -> Value,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
+        match self.d.caps.support(keyword) {
+            Support::Kept => {
+                out.insert(keyword.into(), value());
+            }
+            Support::Hint(why) => {
+                out.insert(keyword.into(), value());
+                self.loss(node, keyword, why);
+            }
+            Support::Dropped(why) => self.loss(node, keyword, why),
+            Support::Degrades(why) => return Err(Self::degrade(node, keyword, why)),
+            Support::Rewritten(_) | Support::Partial(_) => {
+                return Err(Self::degrade(
+                    node,
+                    keyword,
+                    "has a capability row this emitter does not implement for it",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, id: NodeId, depth: usize) -> Result<Map<String, Value>, Degrade> {
+        let node = self.schema.node(id);
+        let mut out = Map::new();
+        if depth > 512 {
+            return Err(Self::degrade(
+                node,
+                "",
+                "the schema nests too deeply to emit",
+            ));
+        }
+        self.annotations(node, &mut out)?;
+
+        let admitted = admitted(self.schema, id);
+        match node.types {
+            Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
+            None if self.d.explicit_types => {
+                out.insert("type".into(), type_names(admitted));
+            }
+            None => {}
+        }
+        if let Some(e) = &node.enumeration {
+            match self.d.caps.support("enum") {
+                Support::Partial(Partial::EnumValues(kinds)) => {
+                    if e.values.iter().all(|v| value_kind_ok(v, kinds)) {
+                        out.insert("enum".into(), Value::Array(e.values.clone()));
+                    } else {
+                        self.loss(node, "enum", "has values of a kind the provider does not accept in `enum`; dropped whole (filtering would narrow)");
+                    }
+                }
+                _ => self.plain(node, "enum", || Value::Array(e.values.clone()), &mut out)?,
+            }
+        }
+        if let Some(c) = &node.constant {
+            match self.d.caps.support("const") {
+                Support::Rewritten(Rewrite::ConstAsEnum) => {
+                    let enum_ok = match self.d.caps.support("enum") {
+                        Support::Partial(Partial::EnumValues(kinds)) => value_kind_ok(c, kinds),
+                        Support::Kept => true,
+                        _ => false,
+                    };
+                    if enum_ok && !out.contains_key("enum") {
+                        out.insert("enum".into(), Value::Array(vec![(**c).clone()]));
+                    } else {
+                        self.loss(
+                            node,
+                            "const",
+                            "cannot be sent as a one-value `enum` here; dropped",
+                        );
+                    }
+                }
+                _ => self.plain(node, "const", || (**c).clone(), &mut out)?,
+            }
+        }
+        self.object(node, admitted, depth, &mut out)?;
+        self.array(node, depth, &mut out)?;
+        self.string(node, &mut out)?;
+        self.number(node, &mut out)?;
+        self.combinators(node, depth, &mut out)?;
+        if let Some(a) = &node.annotations {
+            if let Some(d) = &a.default {
+                self.plain(node, "default", || d.clone(), &mut out)?;
+            }
+            if let Some(x) = &a.examples {
+                self.plain(node, "examples", || Value::Array(x.clone()), &mut out)?;
+            }
+        }
+        Ok(out)
+    }
+
+    fn annotations(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+        let Some(a) = &node.annotations else {
+            return Ok(());
+        };
+        if let Some(s) = &a.schema {
+            self.plain(node, "$schema", || Value::from(&**s), out)?;
+        }
+        if let Some(s) = &a.id {
+            self.plain(node, "$id", || Value::from(&**s), out)?;
+        }
+        if let Some(s) = &a.title {
+            self.plain(node, "title", || Value::from(&**s), out)?;
+        }
+        let mut description = a.description.as_deref().map(str::to_owned);
+        if let Some(f) = &a.format {
+            match self.d.caps.support("format") {
+                Support::Rewritten(Rewrite::IntoDescription) => {
+                    description = Some(match description {
+                        Some(d) if !d.is_empty() => format!("{d} (format: {f})"),
+                        _ => format!("format: {f}"),
+                    });
+                }
+                _ => self.plain(node, "format", || Value::from(&**f), out)?,
+            }
+        }
+        if let Some(d) = description {
+            self.plain(node, "description", || Value::from(d), out)?;
+        }
+        Ok(())
+    }
+
+    fn object(
+        &mut self,
+        node: &Node,
+        admitted: TypeSet,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
+        let admits_objects = admitted.contains(JsonType::Object);
+        let rules = node.object.as_deref();
+        if let Some(rules) = rules {
+            if !rules.properties.is_empty() || out.contains_key("type") || admits_objects {
+                let mut props = Map::new();
+                for (name, id) in rules.properties.iter() {
+                    props.insert(name.to_owned(), Value::Object(self.node(id, depth + 1)?));
+                }
+                if !rules.properties.is_empty() {
+                    self.plain(node, "properties", || Value::Object(props), out)?;
+                }
+            }
+            if !rules.required.is_empty() {
+                let req = rules.required.iter().map(|r| Value::from(&**r)).collect();
+                self.plain(node, "required", || Value::Array(req), out)?;
+            }
+        }
+        let additional = rules.map_or(Additional::Unspecified, |r| r.additional);
+        match (self.d.closure, additional) {
+            (_, Additional::Forbidden) => {
+                self.plain(node, "additionalProperties", || Value::Bool(false), out)?;
+            }
+            (Closure::RequireClosed { .. }, _) if admits_objects => {
+                return Err(Self::degrade(
+                    node,
+                    "additionalProperties",
+                    "the object is open (undeclared members allowed) and the provider requires every object closed",
+                ));
+            }
+            (Closure::RequireClosed { .. }, _) => {}
+            (Closure::ExplicitOpen, Additional::Schema(id)) => {
+                let sub = self.node(id, depth + 1)?;
+                self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
+            }
+            (Closure::ExplicitOpen, _) if admits_objects => {
+                self.plain(node, "additionalProperties", || Value::Bool(true), out)?;
+            }
+            (Closure::ExplicitOpen, _) => {}
+        }
+        if let (Closure::RequireClosed { all_required: true }, Some(rules)) =
+            (self.d.closure, rules)
+        {
+            if let Some((missing, _)) = rules
+                .properties
+                .iter()
+                .find(|(name, _)| !rules.is_required(name))
+            {
+                let _ = missing;
+                return Err(Self::degrade(
+                    node,
+                    "required",
+                    "a property is optional and the provider requires every property to be required",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn array(
+        &mut self,
+        node: &Node,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
+        let Some(rules) = &node.array else {
+            return Ok(());
+        };
+        if !rules.prefix_items.is_empty() {
+            match self.d.caps.support("prefixItems") {
+                Support::Rewritten(Rewrite::PrefixItemsAsItems) => {
+                    match rules.items {
+                        Some(tail) => {
+                            let mut branches = Vec::with_capacity(rules.prefix_items.len() + 1);
+                            for id in rules.prefix_items.iter().copied().chain([tail]) {
+                                branches.push(Value::Object(self.node(id, depth + 1)?));
+                            }
+                            let mut items = Map::new();
+                            items.insert("anyOf".into(), Value::Array(branches));
+                            out.insert("items".into(), Value::Object(items));
+                            self.loss(node, "prefixItems", "positions not enforced: every item may match any position's schema");
+                        }
+                        None => self.loss(node, "prefixItems", "positions not enforced: the tail is unconstrained, so items are left unconstrained"),
+                    }
+                }
+                _ => {
+                    let mut list = Vec::with_capacity(rules.prefix_items.len());
+                    for id in &rules.prefix_items {
+                        list.push(Value::Object(self.node(*id, depth + 1)?));
+                    }
+                    self.plain(node, "prefixItems", || Value::Array(list), out)?;
+                    if let Some(tail) = rules.items {
+                        let sub = self.node(tail, depth + 1)?;
+                        self.plain(node, "items", || Value::Object(sub), out)?;
+                    }
+                }
+            }
+        } else if let Some(items) = rules.items {
+            let sub = self.node(items, depth + 1)?;
+            self.plain(node, "items", || Value::Object(sub), out)?;
+        }
+        if let Some(n) = rules.min_items {
+            match self.d.caps.support("minItems") {
+                Support::Rewritten(Rewrite::MinItemsAtMostOne) if n > 1 => {
+                    out.insert("minItems".into(), Value::from(1));
+                    self.loss(
+                        node,
+                        "minItems",
+                        "values above 1 are not accepted by the provider; sent as 1",
+                    );
+                }
+                Support::Rewritten(Rewrite::MinItemsAtMostOne) => {
+                    out.insert("minItems".into(), Value::from(n));
+                }
+                _ => self.plain(node, "minItems", || Value::from(n), out)?,
+            }
+        }
+        if let Some(n) = rules.max_items {
+            self.plain(node, "maxItems", || Value::from(n), out)?;
+        }
+        if rules.unique_items {
+            self.plain(node, "uniqueItems", || Value::Bool(true), out)?;
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+        let Some(rules) = &node.string else {
+            return Ok(());
+        };
+        if let Some(n) = rules.min_length {
+            self.plain(node, "minLength", || Value::from(n), out)?;
+        }
+        if let Some(n) = rules.max_length {
+            self.plain(node, "maxLength", || Value::from(n), out)?;
+        }
+        if let Some(p) = &rules.pattern {
+            match self.d.caps.support("pattern") {
+                Support::Partial(Partial::Patterns(rule)) => match pattern_for(p, rule) {
+                    Ok(text) => {
+                        out.insert("pattern".into(), Value::from(text));
+                    }
+                    Err(why) => self.loss(node, "pattern", why),
+                },
+                _ => self.plain(node, "pattern", || Value::from(p.as_str()), out)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn number(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+        let Some(rules) = &node.number else {
+            return Ok(());
+        };
+        for (bound, keyword, inclusive) in [
+            (
+                &rules.lower,
+                rules.lower.as_ref().map(|b| b.lower_keyword()),
+                "minimum",
+            ),
+            (
+                &rules.upper,
+                rules.upper.as_ref().map(|b| b.upper_keyword()),
+                "maximum",
+            ),
+        ] {
+            let (Some(b), Some(keyword)) = (bound, keyword) else {
+                continue;
+            };
+            match self.d.caps.support(keyword) {
+                Support::Rewritten(Rewrite::ExclusiveAsInclusive) => {
+                    out.insert(inclusive.into(), Value::Number(b.value.clone()));
+                    self.loss(
+                        node,
+                        keyword,
+                        "sent as the inclusive bound (the bound itself is not excluded natively)",
+                    );
+                }
+                _ => self.plain(node, keyword, || Value::Number(b.value.clone()), out)?,
+            }
+        }
+        if let Some(m) = rules.multiple_of {
+            self.plain(node, "multipleOf", || Value::from(m), out)?;
+        }
+        Ok(())
+    }
+
+    fn combinators(
+        &mut self,
+        node: &Node,
+        depth: usize,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
+        if !node.any_of.is_empty() {
+            let list = self.list(&node.any_of, depth)?;
+            self.plain(node, "anyOf", || Value::Array(list), out)?;
+        }
+        if !node.one_of.is_empty() {
+            match self.d.caps.support("oneOf") {
+                Support::Rewritten(Rewrite::OneOfAsAnyOf) => {
+                    if out.contains_key("anyOf") {
+                        return Err(Self::degrade(
+                            node,
+                            "oneOf",
+                            "cannot be sent as `anyOf` beside an `anyOf` without `allOf`",
+                        ));
+                    }
+                    let list = self.list(&node.one_of, depth)?;
+                    out.insert("anyOf".into(), Value::Array(list));
+                    self.loss(node, "oneOf", "sent as `anyOf`: matching more than one alternative is not prevented natively");
+                }
+                _ => {
+                    let list = self.list(&node.one_of, depth)?;
+                    self.plain(node, "oneOf", || Value::Array(list), out)?;
+                }
+            }
+        }
+        if !node.all_of.is_empty() {
+            match self.d.caps.support("allOf") {
+                Support::Rewritten(Rewrite::MergedIntoParent) => {
+                    // What normalisation could not merge is dropped only when dropping widens:
+                    // a member that declares properties would be rejected by closed objects.
+                    if node
+                        .all_of
+                        .iter()
+                        .any(|m| declares_properties(self.schema, *m, 0))
+                    {
+                        return Err(Self::degrade(node, "allOf", "members that declare properties could not be merged into their parent, and dropping them would narrow"));
+                    }
+                    self.loss(
+                        node,
+                        "allOf",
+                        "members that could not be merged are not sent",
+                    );
+                }
+                _ => {
+                    let list = self.list(&node.all_of, depth)?;
+                    self.plain(node, "allOf", || Value::Array(list), out)?;
+                }
+            }
+        }
+        if let Some(not) = node.not {
+            let sub = self.node(not, depth + 1)?;
+            self.plain(node, "not", || Value::Object(sub), out)?;
+        }
+        Ok(())
+    }
+
+    fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {
+        ids.iter()
+            .map(|id| self.node(*id, depth + 1).map(Value::Object))
+            .collect()
+    }
+}
+
+/// True when a node or anything its combinators reach declares object properties.
+pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> bool {
+    let node = schema.node(id);
+    if node
+        .object
+        .as_ref()
+        .is_some_and(|o| !o.properties.is_empty())
+    {
+        return true;
+    }
+    depth < 256
+        && node
+            .all_of
+            .iter()
+            .chain(&node.any_of)
+            .chain(&node.one_of)
+            .any(|m| declares_properties(schema, *m, depth + 1))
+}
+
+/// The pattern text to send under a rule, or why it is not sent.
+fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
+    let f = p.features();
+    match rule {
+        PatternRule::Ecma => Ok(p.as_str().to_owned()),
+        PatternRule::Anchored => {
+            if f.anchored_start && f.anchored_end {
+                Ok(p.as_str().to_owned())
+            } else {
+                Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)")
+            }
+        }
+        PatternRule::ClaudeSimple => Err("not sent: beyond the simple regexes Claude documents"),
+    }
+}

@@ -1,0 +1,583 @@
+//! Widening rewrites on the IR that several dialects need before emission.
+//!
+//! - **Flatten `allOf`**: most dialects lack `allOf`, and dropping it narrows whenever a member
+//!   declares properties (a closed decoder then rejects them). So members are merged into their
+//!   parent: `N ∧ M` becomes one node. The merge is exact where JSON Schema allows (types
+//!   intersect, bounds tighten, `required` unites, integer `multipleOf` becomes the lcm) and
+//!   widening where it cannot be exact (two patterns: one is kept), each such case a loss.
+//! - **Distribute unions**: llama.cpp reads only the union of a node that has `anyOf`/`oneOf`
+//!   and ignores its siblings; `N ∧ (A ∨ B)` is rewritten to `(N ∧ A) ∨ (N ∧ B)`, which means
+//!   the same and survives that reading.
+//!
+//! A merge that cannot keep the contract (two unions in one conjunction) is left in place; the
+//! dialect then sees the `allOf` and falls back. Merges copy subtrees, so a node budget stops
+//! a pathological document from growing without bound.
+
+use crate::ir::{
+    Additional, ArrayRules, Bound, Enumeration, Ir, Node, NodeId, NumberRules, ObjectRules,
+    Properties, Schema, StringRules,
+};
+use crate::lower::Loss;
+use crate::pointer::Pointer;
+use crate::value::{cmp_numbers, json_eq, TypeSet};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// Which rewrites to apply.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Rewrites {
+    pub flatten_all_of: bool,
+    pub distribute_unions: bool,
+}
+
+/// The rewritten schema and what the rewrites relaxed.
+pub(crate) struct Normalized {
+    pub schema: Schema,
+    pub losses: Vec<Loss>,
+}
+
+/// Applies the rewrites. Returns the schema unchanged (cheaply) when there is nothing to do.
+pub(crate) fn normalize(schema: &Schema, rewrites: Rewrites) -> Normalized {
+    let needed = schema.nodes().any(|(_, n)| {
+        (rewrites.flatten_all_of && !n.all_of.is_empty())
+            || (rewrites.distribute_unions && has_union_with_siblings(n))
+    });
+    if !needed {
+        return Normalized {
+            schema: schema.clone(),
+            losses: Vec::new(),
+        };
+    }
+    let original = schema.ir.nodes.len();
+    let mut m = Merger {
+        nodes: schema.ir.nodes.clone(),
+        losses: Vec::new(),
+        budget: original.saturating_mul(4).saturating_add(1_000),
+        rewrites,
+    };
+    // Children have higher ids than their parents, so this visits children first.
+    for i in (0..original).rev() {
+        m.finish(NodeId(i as u32));
+    }
+    Normalized {
+        schema: Schema {
+            ir: Arc::new(Ir {
+                nodes: m.nodes,
+                root: schema.ir.root,
+                subset: schema.ir.subset,
+            }),
+        },
+        losses: m.losses,
+    }
+}
+
+fn has_union_with_siblings(n: &Node) -> bool {
+    (!n.any_of.is_empty() || !n.one_of.is_empty()) && has_assertions_besides_unions(n)
+}
+
+fn has_assertions_besides_unions(n: &Node) -> bool {
+    n.types.is_some()
+        || n.enumeration.is_some()
+        || n.constant.is_some()
+        || n.string.is_some()
+        || n.number.is_some()
+        || n.array.is_some()
+        || n.object.is_some()
+        || n.not.is_some()
+        || !n.all_of.is_empty()
+}
+
+struct Merger {
+    nodes: Vec<Node>,
+    losses: Vec<Loss>,
+    budget: usize,
+    rewrites: Rewrites,
+}
+
+impl Merger {
+    fn get(&self, id: NodeId) -> Node {
+        self.nodes.get(id.index()).cloned().unwrap_or_default()
+    }
+
+    fn put(&mut self, id: NodeId, node: Node) {
+        if let Some(slot) = self.nodes.get_mut(id.index()) {
+            *slot = node;
+        }
+    }
+
+    fn push(&mut self, node: Node) -> Option<NodeId> {
+        if self.nodes.len() >= self.budget {
+            return None;
+        }
+        self.nodes.push(node);
+        Some(NodeId((self.nodes.len() - 1) as u32))
+    }
+
+    /// Applies the rewrites to one node whose children are already done.
+    fn finish(&mut self, id: NodeId) {
+        let mut node = self.get(id);
+        if self.rewrites.flatten_all_of && !node.all_of.is_empty() {
+            let members = std::mem::take(&mut node.all_of);
+            let mut kept = Vec::new();
+            for member in members {
+                let m = self.get(member);
+                match self.conj(&node, &m) {
+                    Some(merged) => node = merged,
+                    None => kept.push(member),
+                }
+            }
+            node.all_of = kept;
+        }
+        if self.rewrites.distribute_unions {
+            if let Some(distributed) = self.distribute(&node) {
+                node = distributed;
+            }
+        }
+        self.put(id, node);
+    }
+
+    /// `N ∧ (A ∨ B)` → `(N ∧ A) ∨ (N ∧ B)`; `None` when not applicable or not possible.
+    fn distribute(&mut self, node: &Node) -> Option<Node> {
+        if !has_union_with_siblings(node) || !node.all_of.is_empty() {
+            return None;
+        }
+        let (use_any, branches) = match (node.any_of.is_empty(), node.one_of.is_empty()) {
+            (false, true) => (true, node.any_of.clone()),
+            (true, false) => (false, node.one_of.clone()),
+            _ => return None,
+        };
+        let mut base = node.clone();
+        base.any_of.clear();
+        base.one_of.clear();
+        base.annotations = None;
+        let mut out = Vec::with_capacity(branches.len());
+        for b in branches {
+            let branch = self.get(b);
+            let mut merged = self.conj(&branch, &base)?;
+            if let Some(d) = self.distribute(&merged) {
+                merged = d;
+            }
+            merged.pointer = branch.pointer.clone();
+            merged.annotations = branch.annotations.clone();
+            out.push(self.push(merged)?);
+        }
+        let mut result = Node {
+            pointer: node.pointer.clone(),
+            annotations: node.annotations.clone(),
+            ..Node::default()
+        };
+        if use_any {
+            result.any_of = out;
+        } else {
+            result.one_of = out;
+        }
+        Some(result)
+    }
+
+    fn loss(&mut self, at: &Pointer, keyword: &'static str, reason: &'static str) {
+        self.losses.push(Loss::new(at, keyword, reason));
+    }
+
+    /// The conjunction of two nodes as one node: exact where possible, widening otherwise
+    /// (each relaxation a loss). `None` when the two cannot share one node.
+    fn conj(&mut self, a: &Node, b: &Node) -> Option<Node> {
+        let mut n = a.clone();
+        n.types = match (a.types, b.types) {
+            (Some(x), Some(y)) => Some(x.intersect(y)),
+            (x, y) => x.or(y),
+        };
+        n.enumeration = match (&a.enumeration, &b.enumeration) {
+            (Some(x), Some(y)) => {
+                let kept: Vec<_> = x.values.iter().filter(|v| y.contains(v)).cloned().collect();
+                if kept.is_empty() {
+                    // The conjunction admits nothing; keeping one side only widens.
+                    self.loss(&b.pointer, "enum", "conjoined with another `enum` with no common value; the other `enum` is kept alone");
+                    Some(x.clone())
+                } else {
+                    Some(Box::new(Enumeration::new(kept)))
+                }
+            }
+            (x, y) => x.clone().or_else(|| y.clone()),
+        };
+        n.constant = match (&a.constant, &b.constant) {
+            (Some(x), Some(y)) => {
+                if !json_eq(x, y) {
+                    self.loss(
+                        &b.pointer,
+                        "const",
+                        "conjoined with a different `const`; one is kept alone",
+                    );
+                }
+                Some(x.clone())
+            }
+            (x, y) => x.clone().or_else(|| y.clone()),
+        };
+        n.string = self.strings(a, b);
+        n.number = self.numbers(a, b);
+        n.array = match (&a.array, &b.array) {
+            (Some(x), Some(y)) => Some(Box::new(self.arrays(x, y)?)),
+            (x, y) => x.clone().or_else(|| y.clone()),
+        };
+        n.object = match (&a.object, &b.object) {
+            (Some(x), Some(y)) => Some(Box::new(self.objects(x, y, &b.pointer)?)),
+            (x, y) => x.clone().or_else(|| y.clone()),
+        };
+        n.all_of = a.all_of.iter().chain(b.all_of.iter()).copied().collect();
+        n.any_of = pick_union(&a.any_of, &b.any_of)?;
+        n.one_of = pick_union(&a.one_of, &b.one_of)?;
+        n.not = match (a.not, b.not) {
+            (Some(x), Some(_)) => {
+                self.loss(
+                    &b.pointer,
+                    "not",
+                    "two `not` schemas in one conjunction; one is not sent",
+                );
+                Some(x)
+            }
+            (x, y) => x.or(y),
+        };
+        if n.annotations.is_none() {
+            n.annotations = b.annotations.clone();
+        }
+        Some(n)
+    }
+
+    fn strings(&mut self, a: &Node, b: &Node) -> Option<Box<StringRules>> {
+        let (x, y) = match (&a.string, &b.string) {
+            (Some(x), Some(y)) => (x, y),
+            (x, y) => return x.clone().or_else(|| y.clone()),
+        };
+        let pattern = match (&x.pattern, &y.pattern) {
+            (Some(p), Some(q)) if p.as_str() != q.as_str() => {
+                self.loss(
+                    &b.pointer,
+                    "pattern",
+                    "two patterns cannot be merged into one; this one is not sent",
+                );
+                Some(p.clone())
+            }
+            (p, q) => p.clone().or_else(|| q.clone()),
+        };
+        Some(Box::new(StringRules {
+            min_length: max_opt(x.min_length, y.min_length),
+            max_length: min_opt(x.max_length, y.max_length),
+            pattern,
+        }))
+    }
+
+    fn numbers(&mut self, a: &Node, b: &Node) -> Option<Box<NumberRules>> {
+        let (x, y) = match (&a.number, &b.number) {
+            (Some(x), Some(y)) => (x, y),
+            (x, y) => return x.clone().or_else(|| y.clone()),
+        };
+        let multiple_of = match (x.multiple_of, y.multiple_of) {
+            (Some(p), Some(q)) => match lcm(p, q) {
+                Some(l) => Some(l),
+                None => {
+                    self.loss(
+                        &b.pointer,
+                        "multipleOf",
+                        "the least common multiple overflows; one divisor is not sent",
+                    );
+                    Some(p.max(q))
+                }
+            },
+            (p, q) => p.or(q),
+        };
+        Some(Box::new(NumberRules {
+            lower: tighter(&x.lower, &y.lower, Ordering::Greater),
+            upper: tighter(&x.upper, &y.upper, Ordering::Less),
+            multiple_of,
+        }))
+    }
+
+    fn arrays(&mut self, x: &ArrayRules, y: &ArrayRules) -> Option<ArrayRules> {
+        let len = x.prefix_items.len().max(y.prefix_items.len());
+        let mut prefix = Vec::with_capacity(len);
+        for i in 0..len {
+            let left = x.prefix_items.get(i).copied().or(x.items);
+            let right = y.prefix_items.get(i).copied().or(y.items);
+            prefix.push(self.conj_ids(left, right)?);
+        }
+        let items = match (x.items, y.items) {
+            (Some(p), Some(q)) => self.conj_ids(Some(p), Some(q))?,
+            (p, q) => p.or(q),
+        };
+        Some(ArrayRules {
+            prefix_items: prefix.into_iter().flatten().collect(),
+            items,
+            min_items: max_opt(x.min_items, y.min_items),
+            max_items: min_opt(x.max_items, y.max_items),
+            unique_items: x.unique_items || y.unique_items,
+        })
+    }
+
+    /// Conjunction of two optional subschemas as a new node.
+    fn conj_ids(&mut self, a: Option<NodeId>, b: Option<NodeId>) -> Option<Option<NodeId>> {
+        match (a, b) {
+            (Some(p), Some(q)) if p == q => Some(Some(p)),
+            (Some(p), Some(q)) => {
+                let (pn, qn) = (self.get(p), self.get(q));
+                let mut merged = self.conj(&pn, &qn)?;
+                if self.rewrites.distribute_unions {
+                    if let Some(d) = self.distribute(&merged) {
+                        merged = d;
+                    }
+                }
+                Some(Some(self.push(merged)?))
+            }
+            (p, q) => Some(p.or(q)),
+        }
+    }
+
+    fn objects(&mut self, x: &ObjectRules, y: &ObjectRules, at: &Pointer) -> Option<ObjectRules> {
+        let mut entries: Vec<(Box<str>, NodeId)> = Vec::new();
+        let mut names: Vec<&str> = x.properties.iter().map(|(n, _)| n).collect();
+        names.extend(
+            y.properties
+                .iter()
+                .map(|(n, _)| n)
+                .filter(|n| !x.properties.contains(n)),
+        );
+        let mut forbidden_somewhere = false;
+        for name in names {
+            let left = applicable(x, name, &mut forbidden_somewhere);
+            let right = applicable(y, name, &mut forbidden_somewhere);
+            if let Some(id) = self.conj_ids(left, right)? {
+                entries.push((name.into(), id));
+            }
+        }
+        if forbidden_somewhere {
+            self.loss(at, "additionalProperties", "a property declared by one side of a conjunction is forbidden by the other; the merged schema allows it");
+        }
+        let additional = match (x.additional, y.additional) {
+            (Additional::Forbidden, _) | (_, Additional::Forbidden) => Additional::Forbidden,
+            (Additional::Schema(p), Additional::Schema(q)) => {
+                match self.conj_ids(Some(p), Some(q))? {
+                    Some(id) => Additional::Schema(id),
+                    None => Additional::Unspecified,
+                }
+            }
+            (Additional::Schema(p), _) | (_, Additional::Schema(p)) => Additional::Schema(p),
+            (Additional::Allowed, _) | (_, Additional::Allowed) => Additional::Allowed,
+            _ => Additional::Unspecified,
+        };
+        let mut required = x.required.clone();
+        for r in &y.required {
+            if !required.contains(r) {
+                required.push(r.clone());
+            }
+        }
+        Some(ObjectRules {
+            properties: Properties::new(entries),
+            required,
+            additional,
+        })
+    }
+}
+
+/// The schema that applies to member `name` under these object rules: its property schema,
+/// else the `additionalProperties` schema. Notes when the member is forbidden outright.
+fn applicable(rules: &ObjectRules, name: &str, forbidden: &mut bool) -> Option<NodeId> {
+    if let Some(id) = rules.properties.get(name) {
+        return Some(id);
+    }
+    match rules.additional {
+        Additional::Schema(id) => Some(id),
+        Additional::Forbidden => {
+            *forbidden = true;
+            None
+        }
+        _ => None,
+    }
+}
+
+fn pick_union(a: &[NodeId], b: &[NodeId]) -> Option<Vec<NodeId>> {
+    match (a.is_empty(), b.is_empty()) {
+        (_, true) => Some(a.to_vec()),
+        (true, false) => Some(b.to_vec()),
+        (false, false) => None,
+    }
+}
+
+fn max_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// The tighter of two bounds of the same side. `wins` is the ordering of `b` against `a` that
+/// makes `b` tighter (`Greater` for lower bounds); on equal values an exclusive bound wins.
+fn tighter(a: &Option<Bound>, b: &Option<Bound>, wins: Ordering) -> Option<Bound> {
+    match (a, b) {
+        (Some(x), Some(y)) => match cmp_numbers(&y.value, &x.value) {
+            Some(o) if o == wins => Some(y.clone()),
+            Some(Ordering::Equal) if y.exclusive => Some(y.clone()),
+            _ => Some(x.clone()),
+        },
+        (x, y) => x.clone().or_else(|| y.clone()),
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    let g = gcd(a, b);
+    if g == 0 {
+        return None;
+    }
+    (a / g).checked_mul(b)
+}
+
+/// Over-approximates the JSON types that can satisfy a node: its own `type`/`enum`/`const`,
+/// narrowed by `allOf` members and by the union of `anyOf`/`oneOf` branches. A type outside the
+/// result can never validate; a type inside it may.
+pub(crate) fn admitted(schema: &Schema, id: NodeId) -> TypeSet {
+    admitted_at(schema, id, 0)
+}
+
+fn admitted_at(schema: &Schema, id: NodeId, depth: usize) -> TypeSet {
+    let node = schema.node(id);
+    let mut t = node.local_types();
+    // The front end bounds nesting, and so this recursion; the guard keeps it bounded for any
+    // IR, including rewritten ones.
+    if depth > 256 {
+        return t;
+    }
+    for m in &node.all_of {
+        t = t.intersect(admitted_at(schema, *m, depth + 1));
+    }
+    for union in [&node.any_of, &node.one_of] {
+        if !union.is_empty() {
+            let u = union.iter().fold(TypeSet::EMPTY, |acc, b| {
+                acc.union(admitted_at(schema, *b, depth + 1))
+            });
+            t = t.intersect(u);
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema(v: serde_json::Value) -> Schema {
+        Schema::parse(&v).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn flat(v: serde_json::Value) -> Normalized {
+        normalize(
+            &schema(v),
+            Rewrites {
+                flatten_all_of: true,
+                distribute_unions: true,
+            },
+        )
+    }
+
+    #[test]
+    fn all_of_members_merge_into_the_parent() {
+        let s = json!({
+            "type": "object",
+            "allOf": [
+                {"properties": {"a": {"type": "string", "minLength": 2}}, "required": ["a"]},
+                {"properties": {"a": {"maxLength": 5}, "b": {"type": "integer"}}, "required": ["b"]}
+            ]
+        });
+        let n = flat(s.clone());
+        assert!(n.losses.is_empty(), "{:?}", n.losses);
+        let root = n.schema.root_node();
+        assert!(root.all_of.is_empty());
+        let o = root.object.as_ref().unwrap();
+        assert_eq!(o.properties.len(), 2);
+        assert_eq!(o.required.len(), 2);
+        let a = n.schema.node(o.properties.get("a").unwrap());
+        let sr = a.string.as_ref().unwrap();
+        assert_eq!((sr.min_length, sr.max_length), (Some(2), Some(5)));
+        // The merged schema means the same on these instances.
+        let orig = schema(s);
+        for i in [
+            json!({"a": "abc", "b": 1}),
+            json!({"a": "a", "b": 1}),
+            json!({"a": "abcdef", "b": 1}),
+            json!({"a": "abc"}),
+            json!({"a": "abc", "b": "x"}),
+        ] {
+            assert_eq!(orig.is_valid(&i), n.schema.is_valid(&i), "{i}");
+        }
+    }
+
+    #[test]
+    fn unions_distribute_over_siblings() {
+        let s = json!({
+            "type": "object",
+            "properties": {"kind": {"type": "string"}},
+            "required": ["kind"],
+            "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}, {"required": ["b"]}]
+        });
+        let n = flat(s.clone());
+        let root = n.schema.root_node();
+        assert!(root.types.is_none() && root.object.is_none());
+        assert_eq!(root.any_of.len(), 2);
+        let orig = schema(s);
+        for i in [
+            json!({"kind": "x", "a": 1}),
+            json!({"kind": "x", "b": 1}),
+            json!({"kind": "x"}),
+            json!({"a": 1}),
+            json!({"kind": "x", "a": "no"}),
+        ] {
+            assert_eq!(orig.is_valid(&i), n.schema.is_valid(&i), "{i}");
+        }
+    }
+
+    #[test]
+    fn bounds_tighten_and_multiples_combine() {
+        let n = flat(
+            json!({"allOf": [{"minimum": 1, "multipleOf": 4}, {"exclusiveMinimum": 1, "multipleOf": 6}]}),
+        );
+        let r = n.schema.root_node().number.as_ref().unwrap();
+        assert_eq!(r.multiple_of, Some(12));
+        assert!(r.lower.as_ref().unwrap().exclusive);
+    }
+
+    #[test]
+    fn two_unions_in_one_conjunction_stay_unmerged() {
+        let n = flat(
+            json!({"allOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, {"anyOf": [{"minLength": 1}, {"type": "null"}]}]}),
+        );
+        assert_eq!(n.schema.root_node().all_of.len(), 1);
+    }
+
+    #[test]
+    fn conflicting_patterns_widen_with_a_loss() {
+        let n = flat(json!({"allOf": [{"pattern": "^a"}, {"pattern": "b$"}]}));
+        assert_eq!(n.losses.len(), 1);
+        assert_eq!(n.losses[0].keyword, "pattern");
+    }
+
+    #[test]
+    fn admitted_types() {
+        use crate::value::JsonType;
+        let s = schema(
+            json!({"anyOf": [{"type": "string"}, {"const": 1}], "allOf": [{"type": ["string", "integer", "null"]}]}),
+        );
+        let t = admitted(&s, s.root());
+        assert_eq!(t, TypeSet::of(JsonType::String).with(JsonType::Integer));
+    }
+}

@@ -1,0 +1,182 @@
+//! Ollama `format`: the source schema, changed only where Ollama's grammar converter (llama.cpp
+//! `json-schema-to-grammar`) would narrow or fail.
+//!
+//! That converter reads a missing `additionalProperties` as `false` and an empty schema as
+//! "object", ignores the siblings of `anyOf`/`oneOf`, merges `allOf` only partly, and refuses
+//! unanchored patterns. So open objects say `additionalProperties: true`, every node carries an
+//! explicit `type`, `allOf` is merged and unions are distributed before emission, and only
+//! `^…$` patterns are sent.
+
+use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
+use super::emit::{emit, Closure, JsonDialect};
+use super::normalize::{normalize, Rewrites};
+use super::{json_mode_allowed, Outcome};
+use crate::ir::Schema;
+use crate::lower::{LowerOptions, Mode, Target};
+use serde_json::{json, Value};
+
+const L4: &str = "https://github.com/ollama/ollama/blob/9db4bdbad/llama/llama.cpp/common/json-schema-to-grammar.cpp (providers.md L4)";
+const L5: &str = "https://github.com/ggml-org/llama.cpp/blob/master/grammars/README.md#json-schemas--gbnf (providers.md L5)";
+const I_L1: &str = "https://github.com/ggml-org/llama.cpp/pull/26939 (providers.md I-L1)";
+
+/// What Ollama does with each keyword.
+pub static CAPABILITIES: Capabilities = Capabilities {
+    target: Target::Ollama,
+    field: "format",
+    rows: &[
+        row("type", Support::Kept, L4),
+        row("enum", Support::Kept, L4),
+        row("const", Support::Kept, L4),
+        row("pattern", Support::Partial(Partial::Patterns(PatternRule::Anchored)), I_L1),
+        row("minLength", Support::Hint("enforced by llama.cpp only on plain `type: string` nodes without `pattern` or `format`"), L4),
+        row("maxLength", Support::Hint("enforced by llama.cpp only on plain `type: string` nodes without `pattern` or `format`"), L4),
+        row("minimum", Support::Hint("enforced by llama.cpp for integers only"), L5),
+        row("maximum", Support::Hint("enforced by llama.cpp for integers only"), L5),
+        row("exclusiveMinimum", Support::Hint("enforced by llama.cpp for integers only"), L5),
+        row("exclusiveMaximum", Support::Hint("enforced by llama.cpp for integers only"), L5),
+        row("multipleOf", Support::Hint("skipped silently by llama.cpp"), L4),
+        row("items", Support::Kept, L4),
+        row("prefixItems", Support::Rewritten(Rewrite::PrefixItemsAsItems), L5),
+        row("minItems", Support::Kept, L4),
+        row("maxItems", Support::Kept, L4),
+        row("uniqueItems", Support::Hint("skipped silently by llama.cpp"), L5),
+        row("properties", Support::Kept, L4),
+        row("required", Support::Kept, L4),
+        row("additionalProperties", Support::Kept, L5),
+        row("oneOf", Support::Hint("treated as `anyOf` by llama.cpp"), L4),
+        row("anyOf", Support::Kept, L4),
+        row("allOf", Support::Rewritten(Rewrite::MergedIntoParent), L4),
+        row("not", Support::Hint("skipped silently by llama.cpp"), L5),
+        row("description", Support::Kept, L4),
+        row("title", Support::Kept, L4),
+        row("default", Support::Kept, L4),
+        row("examples", Support::Kept, L4),
+        row("format", Support::Rewritten(Rewrite::IntoDescription), L5),
+        row("$schema", Support::Kept, L4),
+        row("$id", Support::Kept, L4),
+    ],
+};
+
+const DIALECT: JsonDialect = JsonDialect {
+    caps: &CAPABILITIES,
+    closure: Closure::ExplicitOpen,
+    explicit_types: true,
+};
+
+pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
+    let normalized = normalize(
+        schema,
+        Rewrites {
+            flatten_all_of: true,
+            distribute_unions: true,
+        },
+    );
+    match emit(&normalized.schema, DIALECT) {
+        Ok(emitted) => {
+            let mut losses = normalized.losses;
+            losses.extend(emitted.losses);
+            let mode = if losses.is_empty() {
+                Mode::Exact
+            } else {
+                Mode::Widened
+            };
+            Outcome {
+                mode,
+                wire: json!({ "format": emitted.schema }),
+                losses,
+            }
+        }
+        Err(degrade) => {
+            let (mode, wire) = if json_mode_allowed(schema) {
+                (Mode::Json, json!({ "format": "json" }))
+            } else {
+                (Mode::Prompt, Value::Object(serde_json::Map::new()))
+            };
+            Outcome {
+                mode,
+                wire,
+                losses: vec![degrade.0],
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::{json, Value};
+
+    fn lower(v: Value) -> crate::Lowering {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default())
+    }
+
+    #[test]
+    fn open_objects_say_so_and_closed_ones_stay_closed() {
+        let l = lower(json!({
+            "type": "object",
+            "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}},
+            "required": ["a"]
+        }));
+        assert_eq!(l.mode(), Mode::Exact);
+        assert_eq!(
+            l.wire(),
+            &json!({"format": {
+                "type": "object",
+                "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}},
+                "required": ["a"],
+                "additionalProperties": true
+            }})
+        );
+    }
+
+    #[test]
+    fn unanchored_patterns_are_dropped_with_a_loss() {
+        let l = lower(json!({"type": "string", "pattern": "ab"}));
+        assert_eq!(l.mode(), Mode::Widened);
+        assert_eq!(l.wire(), &json!({"format": {"type": "string"}}));
+        assert_eq!(l.losses().len(), 1);
+        assert_eq!(l.losses()[0].keyword, "pattern");
+        let l = lower(json!({"type": "string", "pattern": "^ab$"}));
+        assert_eq!(l.mode(), Mode::Exact);
+    }
+
+    #[test]
+    fn nodes_without_type_get_every_admitted_type() {
+        let l = lower(json!({"type": "array", "items": {"not": {"type": "string"}}}));
+        assert_eq!(
+            l.wire()["format"]["items"],
+            json!({"type": ["null", "boolean", "object", "array", "number", "string"], "additionalProperties": true, "not": {"type": "string"}})
+        );
+    }
+
+    #[test]
+    fn format_becomes_a_description_hint() {
+        let l = lower(json!({"type": "string", "format": "date-time", "description": "When"}));
+        assert_eq!(
+            l.wire(),
+            &json!({"format": {"description": "When (format: date-time)", "type": "string"}})
+        );
+        assert_eq!(l.mode(), Mode::Exact);
+    }
+
+    #[test]
+    fn all_of_is_merged() {
+        let l = lower(
+            json!({"type": "object", "allOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}]}),
+        );
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        assert_eq!(
+            l.wire()["format"],
+            json!({"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"], "additionalProperties": true})
+        );
+        // A parent's `additionalProperties: false` does not see members' properties: the
+        // merge widens (allows `a`) and says so.
+        let l = lower(
+            json!({"type": "object", "allOf": [{"properties": {"a": {"type": "integer"}}}], "additionalProperties": false}),
+        );
+        assert_eq!(l.mode(), Mode::Widened);
+        assert_eq!(l.losses()[0].keyword, "additionalProperties");
+    }
+}

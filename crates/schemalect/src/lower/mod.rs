@@ -1,0 +1,343 @@
+//! Lowering: one parsed schema to one provider's request fragment, widening only.
+//!
+//! A [`Lowering`] carries the wire fragment (shaped exactly as the provider's request body
+//! expects, ready to merge), the [`Mode`] reached, every [`Loss`] (a constraint the provider will
+//! not enforce), and the way back: [`Lowering::accept`] decodes the provider's answer, undoes any
+//! reshaping and validates the result against the source schema, which stays authoritative.
+
+mod target;
+
+pub use target::{Target, UnknownTarget};
+
+use crate::error::ValidationErrors;
+use crate::ir::Schema;
+use crate::pointer::Pointer;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
+
+/// How much of the schema the provider enforces natively. Ordered strongest first:
+/// `Exact < Widened < Json < Prompt`, so "at least as weak as" is `>=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// The native schema accepts exactly what the source accepts (on the declared fragment).
+    Exact,
+    /// A native schema is sent; some constraints are dropped or relaxed, each listed as a loss.
+    Widened,
+    /// Only "answer in JSON" is enforced (OpenAI `json_object`, Gemini mime type, Ollama `"json"`).
+    Json,
+    /// Nothing native: the prompt and local validation carry the schema.
+    Prompt,
+}
+
+impl Mode {
+    /// Every mode, strongest first.
+    pub const ALL: [Mode; 4] = [Mode::Exact, Mode::Widened, Mode::Json, Mode::Prompt];
+
+    /// The name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Exact => "exact",
+            Mode::Widened => "widened",
+            Mode::Json => "json",
+            Mode::Prompt => "prompt",
+        }
+    }
+
+    /// Parses a mode name.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A constraint of the source that the provider will not enforce. Local validation still does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Loss {
+    /// The schema node, in the source document.
+    pub pointer: Pointer,
+    /// The keyword dropped or relaxed (`""` when a whole node or the whole schema degrades).
+    pub keyword: Cow<'static, str>,
+    /// What happened and why.
+    pub reason: Cow<'static, str>,
+}
+
+impl Loss {
+    /// A loss at `pointer` for `keyword`.
+    pub fn new(
+        pointer: &Pointer,
+        keyword: impl Into<Cow<'static, str>>,
+        reason: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        Loss {
+            pointer: pointer.clone(),
+            keyword: keyword.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.keyword.is_empty() {
+            write!(f, "{}: {}", self.pointer, self.reason)
+        } else {
+            write!(f, "{}: `{}` {}", self.pointer, self.keyword, self.reason)
+        }
+    }
+}
+
+/// Which rewrites a lowering may use to reach a stronger mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// Send the source as it is, dropping or relaxing only; never reshape values. The default.
+    #[default]
+    Conservative,
+    /// Reshape values (optional → required-and-nullable, maps → entry lists, non-object roots
+    /// → an envelope) so strict decoders can enforce more; undone exactly on the answer.
+    Reshaping,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 2] = [Profile::Conservative, Profile::Reshaping];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Conservative => "conservative",
+            Profile::Reshaping => "reshaping",
+        }
+    }
+
+    /// Parses a profile name.
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Options of a lowering. `LowerOptions::default()` suits most callers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LowerOptions {
+    /// Conservative (default) or reshaping.
+    pub profile: Profile,
+    /// The schema or tool name sent to the provider. Default: the root `title` made valid for
+    /// the provider, else `"response"`.
+    pub name: Option<String>,
+    /// A description sent with the schema or tool. Default: the root `description`.
+    pub description: Option<String>,
+    /// Groq: the model supports strict `json_schema` (e.g. `openai/gpt-oss-120b`). Default false.
+    pub groq_strict: bool,
+    /// OpenRouter: send `provider.require_parameters: true` so routes that would ignore
+    /// `response_format` are skipped. Default true.
+    pub openrouter_require_parameters: bool,
+    /// Claude: extended thinking is on, which forbids forcing a tool. Default false.
+    pub claude_thinking: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions {
+            profile: Profile::Conservative,
+            name: None,
+            description: None,
+            groq_strict: false,
+            openrouter_require_parameters: true,
+            claude_thinking: false,
+        }
+    }
+}
+
+impl LowerOptions {
+    /// Same options with another profile.
+    #[must_use]
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Same options with a schema or tool name.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Same options with a description.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Same options, telling whether the Groq model supports strict mode.
+    #[must_use]
+    pub fn with_groq_strict(mut self, on: bool) -> Self {
+        self.groq_strict = on;
+        self
+    }
+
+    /// Same options, telling whether OpenRouter should require parameter support.
+    #[must_use]
+    pub fn with_openrouter_require_parameters(mut self, on: bool) -> Self {
+        self.openrouter_require_parameters = on;
+        self
+    }
+
+    /// Same options, telling whether Claude's extended thinking is on.
+    #[must_use]
+    pub fn with_claude_thinking(mut self, on: bool) -> Self {
+        self.claude_thinking = on;
+        self
+    }
+}
+
+/// A provider's answer, as the caller has it.
+#[derive(Clone, Copy, Debug)]
+pub enum Answer<'a> {
+    /// Message text (OpenAI `message.content`, Gemini part text, Ollama `message.content`,
+    /// Claude text block under `output_config.format`).
+    Text(&'a str),
+    /// An already-decoded value (Claude `tool_use` block `input`).
+    Value(&'a Value),
+}
+
+impl<'a> From<&'a str> for Answer<'a> {
+    fn from(s: &'a str) -> Self {
+        Answer::Text(s)
+    }
+}
+
+impl<'a> From<&'a String> for Answer<'a> {
+    fn from(s: &'a String) -> Self {
+        Answer::Text(s)
+    }
+}
+
+impl<'a> From<&'a Value> for Answer<'a> {
+    fn from(v: &'a Value) -> Self {
+        Answer::Value(v)
+    }
+}
+
+/// Why an answer was not accepted.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AcceptError {
+    /// The answer text is not JSON.
+    #[error("the answer is not valid JSON (line {line}, column {column}): {message}")]
+    Decode {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The decoder's message.
+        message: String,
+    },
+    /// The answer does not have the shape the lowering asked the provider for, so the
+    /// reshaping cannot be undone.
+    #[error("the answer does not have the requested shape at {pointer}: {message}")]
+    Shape {
+        /// Where in the answer.
+        pointer: Pointer,
+        /// What was expected.
+        message: String,
+    },
+    /// The answer decodes but fails the source schema.
+    #[error(transparent)]
+    Invalid(#[from] ValidationErrors),
+}
+
+/// One schema lowered for one target.
+#[derive(Clone, Debug)]
+pub struct Lowering {
+    schema: Option<Schema>,
+    target: Target,
+    mode: Mode,
+    wire: Value,
+    losses: Vec<Loss>,
+}
+
+impl Lowering {
+    /// A lowering that sends nothing native.
+    pub(crate) fn prompt(schema: Option<Schema>, target: Target, losses: Vec<Loss>) -> Self {
+        Lowering {
+            schema,
+            target,
+            mode: Mode::Prompt,
+            wire: Value::Object(serde_json::Map::new()),
+            losses,
+        }
+    }
+
+    /// The target.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// The mode reached.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The request fragment to merge into the provider's request body (`{}` in prompt mode).
+    pub fn wire(&self) -> &Value {
+        &self.wire
+    }
+
+    /// Every constraint the provider will not enforce.
+    pub fn losses(&self) -> &[Loss] {
+        &self.losses
+    }
+
+    /// The source schema (`None` for plain JSON mode).
+    pub fn schema(&self) -> Option<&Schema> {
+        self.schema.as_ref()
+    }
+
+    /// Decodes the provider's answer, undoes any reshaping and validates it against the source.
+    pub fn accept<'a>(&self, answer: impl Into<Answer<'a>>) -> Result<Value, AcceptError> {
+        let value = match answer.into() {
+            Answer::Text(text) => {
+                serde_json::from_str::<Value>(text).map_err(|e| AcceptError::Decode {
+                    line: e.line(),
+                    column: e.column(),
+                    message: crate::json_message(&e),
+                })?
+            }
+            Answer::Value(v) => v.clone(),
+        };
+        if let Some(schema) = &self.schema {
+            schema.validate(&value)?;
+        }
+        Ok(value)
+    }
+}
+
+impl Schema {
+    /// Lowers the schema for `target`. Never fails: when nothing native can keep the widening
+    /// contract, the lowering falls back to a weaker mode and says why in its losses.
+    pub fn lower(&self, target: Target, options: &LowerOptions) -> Lowering {
+        let out = crate::dialect::lower(self, target, options);
+        Lowering {
+            schema: Some(self.clone()),
+            target,
+            mode: out.mode,
+            wire: out.wire,
+            losses: out.losses,
+        }
+    }
+}
+
+/// Plain JSON mode for `target`: no schema, only "answer in JSON" where the provider has it.
+pub fn json_mode(target: Target) -> Lowering {
+    Lowering::prompt(None, target, Vec::new())
+}

@@ -1,0 +1,89 @@
+//! The providers a schema can be lowered for.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A provider dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// OpenAI Chat Completions `response_format` (strict `json_schema`, else `json_object`).
+    OpenAi,
+    /// Groq's OpenAI-compatible `response_format`; strict only on models that support it.
+    Groq,
+    /// Mistral's `response_format` (rejects `$id`/`$schema`).
+    Mistral,
+    /// OpenRouter's pass-through `response_format`, with `provider.require_parameters`.
+    OpenRouter,
+    /// Gemini `generationConfig.responseSchema` (the OpenAPI-subset `Schema`).
+    Gemini,
+    /// Gemini `generationConfig.responseJsonSchema` (the JSON-Schema dialect).
+    GeminiJson,
+    /// Ollama `format`.
+    Ollama,
+    /// Claude: one forced tool whose `input_schema` is the schema.
+    Claude,
+    /// Claude `output_config.format` (constrained JSON outputs).
+    ClaudeNative,
+}
+
+impl Target {
+    /// Every target, in the order reports list them.
+    pub const ALL: [Target; 9] = [
+        Target::OpenAi,
+        Target::Groq,
+        Target::Mistral,
+        Target::OpenRouter,
+        Target::Gemini,
+        Target::GeminiJson,
+        Target::Ollama,
+        Target::Claude,
+        Target::ClaudeNative,
+    ];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::OpenAi => "openai",
+            Target::Groq => "groq",
+            Target::Mistral => "mistral",
+            Target::OpenRouter => "openrouter",
+            Target::Gemini => "gemini",
+            Target::GeminiJson => "gemini-json",
+            Target::Ollama => "ollama",
+            Target::Claude => "claude",
+            Target::ClaudeNative => "claude-native",
+        }
+    }
+
+    /// Parses a target name.
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// True for the OpenAI-compatible family (same `response_format` wire shape).
+    pub fn is_openai_family(self) -> bool {
+        matches!(
+            self,
+            Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter
+        )
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown target name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown target `{0}`; expected one of: openai, groq, mistral, openrouter, gemini, gemini-json, ollama, claude, claude-native")]
+pub struct UnknownTarget(pub String);
+
+impl FromStr for Target {
+    type Err = UnknownTarget;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Target::from_name(s).ok_or_else(|| UnknownTarget(s.to_owned()))
+    }
+}
