@@ -32,6 +32,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod gemini_wire;
 pub mod ir;
 pub mod keywords;
 pub mod limits;
