@@ -33,6 +33,7 @@
 
 pub mod dialect;
 pub mod error;
+pub mod gemini_wire;
 pub mod ir;
 pub mod keywords;
 pub mod limits;
