@@ -11,10 +11,17 @@ fn doc(name: &str) -> String {
 fn docs_subset_lists_every_keyword() {
     let text = doc("subset.md");
     for k in schemalect::keywords::SUBSET {
-        assert!(text.contains(&format!("`{}`", k.name)), "docs/subset.md does not name `{}`", k.name);
+        assert!(
+            text.contains(&format!("`{}`", k.name)),
+            "docs/subset.md does not name `{}`",
+            k.name
+        );
     }
     for (k, _) in schemalect::keywords::OUTSIDE {
-        assert!(text.contains(&format!("`{k}`")), "docs/subset.md does not name `{k}`");
+        assert!(
+            text.contains(&format!("`{k}`")),
+            "docs/subset.md does not name `{k}`"
+        );
     }
     let defaults = schemalect::Limits::default();
     for (n, what) in [
@@ -31,6 +38,9 @@ fn docs_subset_lists_every_keyword() {
             .map(|c| String::from_utf8_lossy(c).into_owned())
             .collect::<Vec<_>>()
             .join(",");
-        assert!(text.contains(&format!("| {shown} |")), "docs/subset.md does not give the default {what} limit {shown}");
+        assert!(
+            text.contains(&format!("| {shown} |")),
+            "docs/subset.md does not give the default {what} limit {shown}"
+        );
     }
 }
