@@ -58,6 +58,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         schema,
         d: dialect,
         losses: Vec::new(),
+        emitted: 0,
     };
     let root = e.node(schema.root(), 0)?;
     Ok(Emitted {
@@ -70,7 +71,12 @@ struct Emitter<'s> {
     schema: &'s Schema,
     d: JsonDialect,
     losses: Vec<Loss>,
+    /// Nodes written so far: shared definitions written out in place must not blow up.
+    emitted: usize,
 }
+
+/// Most schema objects one emission writes (shared definitions are written once per use).
+pub(crate) const MAX_EMITTED_NODES: usize = 100_000;
 
 /// The JSON type names for a set, in a stable order.
 pub(crate) fn type_names(t: TypeSet) -> Value {
@@ -142,6 +148,21 @@ impl Emitter<'_> {
                 node,
                 "",
                 "the schema nests too deeply to emit",
+            ));
+        }
+        if node.reference.is_some() {
+            return Err(Self::degrade(
+                node,
+                "$ref",
+                "recursive references cannot be sent to this provider; local validation checks them",
+            ));
+        }
+        self.emitted += 1;
+        if self.emitted > MAX_EMITTED_NODES {
+            return Err(Self::degrade(
+                node,
+                "",
+                "the schema expands past the emission limit once shared definitions are written out in place",
             ));
         }
         self.annotations(node, &mut out)?;

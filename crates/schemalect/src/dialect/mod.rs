@@ -58,6 +58,21 @@ pub(crate) fn reshape_needs(target: Target) -> Needs {
 
 /// Lowers `schema` for `target`.
 pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
+    // Extended subset: references that are not recursive are written out in place for every
+    // dialect; recursive ones are left to the dialect.
+    let inlined = normalize::inline_references(schema);
+    let schema = &inlined.schema;
+    let mut out = lower_inlined(schema, target, options);
+    if !inlined.losses.is_empty() && out.mode <= Mode::Widened {
+        let mut losses = inlined.losses;
+        losses.append(&mut out.losses);
+        out.losses = losses;
+        out.mode = Mode::Widened;
+    }
+    out
+}
+
+fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
         _ => Outcome {

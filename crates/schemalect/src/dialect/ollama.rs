@@ -180,3 +180,33 @@ mod tests {
         assert_eq!(l.losses()[0].keyword, "additionalProperties");
     }
 }
+
+#[cfg(test)]
+mod extended_tests {
+    use crate::{LowerOptions, Mode, ParseOptions, Schema, Subset, Target};
+    use serde_json::json;
+
+    fn ext(v: serde_json::Value) -> Schema {
+        let opts = ParseOptions {
+            subset: Subset::Extended,
+            ..ParseOptions::default()
+        };
+        Schema::parse_with(&v, &opts).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn references_that_do_not_recurse_are_written_out() {
+        let s = ext(json!({
+            "$defs": {"name": {"type": "string"}},
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/name"}, "b": {"$ref": "#/$defs/name", "enum": ["x", 1]}},
+            "additionalProperties": false
+        }));
+        let l = s.lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        assert_eq!(
+            l.wire()["format"]["properties"],
+            json!({"a": {"type": "string"}, "b": {"type": "string", "enum": ["x", 1]}})
+        );
+    }
+}
