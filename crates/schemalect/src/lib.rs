@@ -111,3 +111,8 @@ impl Schema {
         Ok(subset::parse(&value, options)?)
     }
 }
+
+/// The README's examples, run as doc tests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
