@@ -535,18 +535,42 @@ pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> 
             .any(|m| declares_properties(schema, *m, depth + 1))
 }
 
+/// Largest counted repetition sent to a grammar converter: llama.cpp writes `{n,m}` out as `m`
+/// copies, and large bounds blow the grammar up (providers.md I-L1).
+const GRAMMAR_MAX_REPETITION: u32 = 1_000;
+
 /// The pattern text to send under a rule, or why it is not sent.
 fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
     let f = p.features();
     match rule {
         PatternRule::Ecma => Ok(p.as_str().to_owned()),
         PatternRule::Anchored => {
-            if f.anchored_start && f.anchored_end {
-                Ok(p.as_str().to_owned())
+            if !(f.anchored_start && f.anchored_end) || f.anchors_inside {
+                return Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)");
+            }
+            if f.word_boundary || f.unicode_property {
+                return Err("not sent: word boundaries and Unicode properties cannot be written as a grammar");
+            }
+            if f.max_repetition.is_some_and(|m| m > GRAMMAR_MAX_REPETITION) {
+                return Err(
+                    "not sent: a repetition bound this large blows up the provider's grammar",
+                );
+            }
+            // Shorthand classes, `.` and named or lazy groups are spelled out with the same
+            // meaning; what remains must read as a plain regular expression to the converter.
+            let text = p.portable();
+            if text.starts_with('^') && text.ends_with('$') && !text.contains("(?") {
+                Ok(text)
             } else {
-                Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)")
+                Err("not sent: the pattern uses syntax the provider's grammar converter does not read")
             }
         }
-        PatternRule::ClaudeSimple => Err("not sent: beyond the simple regexes Claude documents"),
+        PatternRule::ClaudeSimple => {
+            if f.claude_simple {
+                Ok(p.as_str().to_owned())
+            } else {
+                Err("not sent: beyond the simple regexes Claude documents")
+            }
+        }
     }
 }

@@ -143,6 +143,26 @@ mod tests {
     }
 
     #[test]
+    fn shorthand_classes_are_spelled_out_for_the_grammar() {
+        let l = lower(json!({"type": "string", "pattern": "^\\d{3}-\\w+$"}));
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        let sent = l.wire()["format"]["pattern"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(!sent.contains("\\d") && !sent.contains("\\w"), "{sent}");
+        let schema = Schema::parse(&json!({"type": "string", "pattern": sent})).unwrap();
+        for (s, ok) in [
+            ("123-ab_c", true),
+            ("12-a", false),
+            ("١٢٣-a", false),
+            ("123-é", false),
+        ] {
+            assert_eq!(schema.is_valid(&json!(s)), ok, "{s}");
+        }
+    }
+
+    #[test]
     fn nodes_without_type_get_every_admitted_type() {
         let l = lower(json!({"type": "array", "items": {"not": {"type": "string"}}}));
         assert_eq!(
