@@ -527,5 +527,59 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
             }
         }
         PatternRule::ClaudeSimple => Err("not sent: beyond the simple regexes Claude documents"),
+        PatternRule::FullMatchSafe => Ok(full_match_safe(p.as_str())),
     }
+}
+
+/// The pattern in a form that a whole-string matcher and a searcher read alike. JSON Schema
+/// searches (`"a"` accepts `"xay"`); grammar compilers often match the whole string, which
+/// would reject `"xay"` and narrow. A pattern anchored at both ends already reads alike; any
+/// other is wrapped so that both readings are "contains a match".
+pub(crate) fn full_match_safe(pattern: &str) -> String {
+    if fully_anchored(pattern) {
+        pattern.to_owned()
+    } else {
+        format!("^[\\s\\S]*(?:{pattern})[\\s\\S]*$")
+    }
+}
+
+/// True when the pattern starts with `^`, ends with an unescaped `$` and has no top-level
+/// `|`, so every match spans the whole string. Errs towards false (a wrap is always exact).
+pub(crate) fn fully_anchored(pattern: &str) -> bool {
+    let Some(body) = pattern.strip_prefix('^') else {
+        return false;
+    };
+    let mut depth = 0usize;
+    let mut in_class = false;
+    let mut escaped = false;
+    let mut class_start = false;
+    let mut ends_with_anchor = false;
+    for c in body.chars() {
+        ends_with_anchor = false;
+        if escaped {
+            escaped = false;
+            class_start = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            // `[]` and `[^]` read differently across engines; do not guess.
+            ']' if in_class && class_start => return false,
+            ']' if in_class => in_class = false,
+            '^' if in_class && class_start => continue,
+            _ if in_class => {}
+            '[' => {
+                in_class = true;
+                class_start = true;
+                continue;
+            }
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            '|' if depth == 0 => return false,
+            '$' if depth == 0 => ends_with_anchor = true,
+            _ => {}
+        }
+        class_start = false;
+    }
+    ends_with_anchor && !escaped && !in_class
 }
