@@ -220,10 +220,7 @@ impl Emitter<'_> {
         if let Some(f) = &a.format {
             match self.d.caps.support("format") {
                 Support::Rewritten(Rewrite::IntoDescription) => {
-                    description = Some(match description {
-                        Some(d) if !d.is_empty() => format!("{d} (format: {f})"),
-                        _ => format!("format: {f}"),
-                    });
+                    description = Some(with_format_hint(description.as_deref(), f));
                 }
                 _ => self.plain(node, "format", || Value::from(&**f), out)?,
             }
@@ -492,6 +489,14 @@ impl Emitter<'_> {
         ids.iter()
             .map(|id| self.node(*id, depth + 1).map(Value::Object))
             .collect()
+    }
+}
+
+/// A description carrying `format` as a hint (`Rewrite::IntoDescription`).
+pub(crate) fn with_format_hint(description: Option<&str>, format: &str) -> String {
+    match description {
+        Some(d) if !d.is_empty() => format!("{d} (format: {format})"),
+        _ => format!("format: {format}"),
     }
 }
 

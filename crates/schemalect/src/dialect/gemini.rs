@@ -54,3 +54,21 @@ fn json_only(why: Loss) -> Outcome {
         losses: vec![why],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{JSON_CAPABILITIES, OPENAPI_CAPABILITIES};
+    use crate::keywords::SUBSET;
+
+    #[test]
+    fn every_subset_keyword_has_exactly_one_sourced_row_in_each_table() {
+        for caps in [&OPENAPI_CAPABILITIES, &JSON_CAPABILITIES] {
+            for k in SUBSET {
+                let n = caps.rows.iter().filter(|r| r.keyword == k.name).count();
+                assert_eq!(n, 1, "{:?}: {}", caps.target, k.name);
+            }
+            assert_eq!(caps.rows.len(), SUBSET.len(), "{:?}", caps.target);
+            assert!(caps.rows.iter().all(|r| r.source.contains("https://")));
+        }
+    }
+}

@@ -36,7 +36,7 @@ mod tests;
 
 use super::{json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
-use crate::dialect::emit::{declares_properties, full_match_safe, Degrade};
+use crate::dialect::emit::{declares_properties, full_match_safe, with_format_hint, Degrade};
 use crate::dialect::normalize::{admitted, has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::Outcome;
 use crate::ir::{Additional, Bound, Node, NodeId, Schema};
@@ -209,18 +209,18 @@ fn union_of(branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
         }
         flat.push(Value::Object(b));
     }
-    if flat.len() == 1 {
-        if let Some(Value::Object(only)) = flat.pop() {
-            return Some(only);
+    match flat.len() {
+        0 => None,
+        1 => match flat.pop() {
+            Some(Value::Object(only)) => Some(only),
+            _ => None,
+        },
+        _ => {
+            let mut m = Map::new();
+            m.insert("anyOf".into(), Value::Array(flat));
+            Some(m)
         }
-        return None;
     }
-    if flat.is_empty() {
-        return None;
-    }
-    let mut m = Map::new();
-    m.insert("anyOf".into(), Value::Array(flat));
-    Some(m)
 }
 
 /// The node's `title` and `description`, with `format` folded into the description as a hint
@@ -230,13 +230,10 @@ fn annotations(node: &Node) -> (Option<String>, Option<String>) {
         return (None, None);
     };
     let title = a.title.as_deref().map(str::to_owned);
-    let mut description = a.description.as_deref().map(str::to_owned);
-    if let Some(f) = &a.format {
-        description = Some(match description {
-            Some(d) if !d.is_empty() => format!("{d} (format: {f})"),
-            _ => format!("format: {f}"),
-        });
-    }
+    let description = match &a.format {
+        Some(f) => Some(with_format_hint(a.description.as_deref(), f)),
+        None => a.description.as_deref().map(str::to_owned),
+    };
     (title, description)
 }
 
