@@ -39,6 +39,9 @@ pub enum Rewrite {
     IntoDescription,
     /// `allOf` merged into its parent where the merge keeps the contract.
     MergedIntoParent,
+    /// A list of types sent as one type plus `nullable`, or as `anyOf` of single-type branches
+    /// each carrying the keywords of its type (dialects whose `type` is a single value).
+    TypeUnionSplit,
 }
 
 impl Rewrite {
@@ -52,6 +55,7 @@ impl Rewrite {
             Rewrite::PrefixItemsAsItems => "folded into `items` as `anyOf` of every position",
             Rewrite::IntoDescription => "written into `description` as a hint",
             Rewrite::MergedIntoParent => "merged into the parent schema where the merge keeps the contract, else the lowering falls back",
+            Rewrite::TypeUnionSplit => "one type sent as is, `null` as `nullable`, several types as `anyOf` of single-type branches, each with the keywords of its type",
         }
     }
 }
@@ -64,6 +68,13 @@ pub enum Partial {
     EnumValues(ValueKinds),
     /// `pattern` kept when the provider's engine runs it as ECMA-262 would; otherwise dropped.
     Patterns(PatternRule),
+    /// `enum`/`const` values split by type (dialects that split type unions): strings become
+    /// the string branch's `enum`, numbers the tightest bounds, booleans and null their type.
+    /// Every value stays admitted (never filtered); what the split cannot say is a loss.
+    LiteralsByType,
+    /// `additionalProperties` not sent because every object is closed to its declared
+    /// properties (exact on the declared fragment); an object declaring none degrades.
+    ClosedToDeclared,
 }
 
 impl Partial {
@@ -86,6 +97,15 @@ impl Partial {
                 "kept when it uses only the simple regex features Claude documents; else dropped"
             }
             Partial::Patterns(PatternRule::Ecma) => "kept (ECMA-262 patterns)",
+            Partial::Patterns(PatternRule::FullMatchSafe) => {
+                "kept; an unanchored pattern is sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which means the same whether the engine searches or matches the whole string"
+            }
+            Partial::LiteralsByType => {
+                "string values become the STRING branch's `enum`, numbers the tightest `minimum`/`maximum` (exact for one value or a run of consecutive integers), booleans and null their type; never filtered, so every value stays admitted"
+            }
+            Partial::ClosedToDeclared => {
+                "not sent: every object is closed to its declared properties (exact on the declared fragment); an object that declares none (a map, `{\"type\": \"object\"}`) cannot be sent and the lowering falls back"
+            }
         }
     }
 }
@@ -110,6 +130,9 @@ pub enum PatternRule {
     Anchored,
     /// Claude's documented simple regexes.
     ClaudeSimple,
+    /// Any ECMA-262 pattern, sent in a form whose meaning does not depend on whether the
+    /// engine searches (JSON Schema) or matches the whole string (many grammar compilers).
+    FullMatchSafe,
 }
 
 /// One row of a capability table.

@@ -241,10 +241,7 @@ impl Emitter<'_> {
         if let Some(f) = &a.format {
             match self.d.caps.support("format") {
                 Support::Rewritten(Rewrite::IntoDescription) => {
-                    description = Some(match description {
-                        Some(d) if !d.is_empty() => format!("{d} (format: {f})"),
-                        _ => format!("format: {f}"),
-                    });
+                    description = Some(with_format_hint(description.as_deref(), f));
                 }
                 _ => self.plain(node, "format", || Value::from(&**f), out)?,
             }
@@ -472,6 +469,22 @@ impl Emitter<'_> {
                     out.insert("anyOf".into(), Value::Array(list));
                     self.loss(node, "oneOf", "sent as `anyOf`: matching more than one alternative is not prevented natively");
                 }
+                Support::Kept | Support::Hint(_) => {
+                    // Exclusivity survives only if every branch is sent exactly: a branch that
+                    // lost a constraint may now overlap another, and `oneOf` would then reject
+                    // a value the source accepts. Otherwise it goes as `anyOf`.
+                    let before = self.losses.len();
+                    let list = self.list(&node.one_of, depth)?;
+                    if self.losses.len() == before || out.contains_key("anyOf") {
+                        if self.losses.len() != before {
+                            return Err(Self::degrade(node, "oneOf", "branches lost constraints, and `oneOf` cannot be sent as `anyOf` beside an `anyOf`"));
+                        }
+                        self.plain(node, "oneOf", || Value::Array(list), out)?;
+                    } else {
+                        out.insert("anyOf".into(), Value::Array(list));
+                        self.loss(node, "oneOf", "sent as `anyOf`: its branches lost constraints, so exclusivity cannot be sent without narrowing");
+                    }
+                }
                 _ => {
                     let list = self.list(&node.one_of, depth)?;
                     self.plain(node, "oneOf", || Value::Array(list), out)?;
@@ -503,8 +516,27 @@ impl Emitter<'_> {
             }
         }
         if let Some(not) = node.not {
-            let sub = self.node(not, depth + 1)?;
-            self.plain(node, "not", || Value::Object(sub), out)?;
+            match self.d.caps.support("not") {
+                Support::Kept | Support::Hint(_) => {
+                    // A negation is sent only when its schema is sent exactly: a weaker schema
+                    // under `not` rejects more, which narrows. Failing that, it is dropped.
+                    let before = self.losses.len();
+                    match self.node(not, depth + 1) {
+                        Ok(sub) if self.losses.len() == before => {
+                            self.plain(node, "not", || Value::Object(sub), out)?;
+                        }
+                        _ => {
+                            self.losses.truncate(before);
+                            self.loss(node, "not", "not sent: its schema cannot be sent exactly, and a weaker schema under `not` would reject more");
+                        }
+                    }
+                }
+                Support::Dropped(why) => self.loss(node, "not", why),
+                _ => {
+                    let sub = self.node(not, depth + 1)?;
+                    self.plain(node, "not", || Value::Object(sub), out)?;
+                }
+            }
         }
         Ok(())
     }
@@ -513,6 +545,14 @@ impl Emitter<'_> {
         ids.iter()
             .map(|id| self.node(*id, depth + 1).map(Value::Object))
             .collect()
+    }
+}
+
+/// A description carrying `format` as a hint (`Rewrite::IntoDescription`).
+pub(crate) fn with_format_hint(description: Option<&str>, format: &str) -> String {
+    match description {
+        Some(d) if !d.is_empty() => format!("{d} (format: {format})"),
+        _ => format!("format: {format}"),
     }
 }
 
@@ -572,5 +612,25 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
                 Err("not sent: beyond the simple regexes Claude documents")
             }
         }
+        PatternRule::FullMatchSafe => Ok(full_match_safe(p)),
     }
+}
+
+/// The pattern in a form that a whole-string matcher and a searcher read alike. JSON Schema
+/// searches (`"a"` accepts `"xay"`); grammar compilers often match the whole string, which
+/// would reject `"xay"` and narrow. A pattern whose every alternative is anchored at both ends
+/// (read off its AST) already reads alike; any other is wrapped so that both readings are
+/// "contains a match".
+pub(crate) fn full_match_safe(p: &crate::pattern::Pattern) -> String {
+    if fully_anchored(p) {
+        p.as_str().to_owned()
+    } else {
+        format!("^[\\s\\S]*(?:{})[\\s\\S]*$", p.as_str())
+    }
+}
+
+/// True when every match of the pattern spans the whole string.
+pub(crate) fn fully_anchored(p: &crate::pattern::Pattern) -> bool {
+    let f = p.features();
+    f.anchored_start && f.anchored_end && !f.anchors_inside
 }

@@ -3,6 +3,7 @@
 
 pub mod caps;
 mod emit;
+mod gemini;
 pub(crate) mod normalize;
 mod ollama;
 
@@ -25,6 +26,8 @@ pub(crate) struct Outcome {
 pub fn capabilities(target: Target) -> Option<&'static Capabilities> {
     match target {
         Target::Ollama => Some(&ollama::CAPABILITIES),
+        Target::Gemini => Some(&gemini::OPENAPI_CAPABILITIES),
+        Target::GeminiJson => Some(&gemini::JSON_CAPABILITIES),
         _ => None,
     }
 }
@@ -75,6 +78,8 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
 fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
+        Target::Gemini => gemini::lower_openapi(schema, options),
+        Target::GeminiJson => gemini::lower_json(schema, options),
         _ => Outcome {
             mode: Mode::Prompt,
             wire: Value::Object(serde_json::Map::new()),

@@ -75,7 +75,8 @@ fn has_union_with_siblings(n: &Node) -> bool {
     (!n.any_of.is_empty() || !n.one_of.is_empty()) && has_assertions_besides_unions(n)
 }
 
-fn has_assertions_besides_unions(n: &Node) -> bool {
+/// True when the node asserts something besides its unions (what distribution folds away).
+pub(crate) fn has_assertions_besides_unions(n: &Node) -> bool {
     n.reference.is_some()
         || n.types.is_some()
         || n.enumeration.is_some()

@@ -230,3 +230,39 @@ mod extended_tests {
         );
     }
 }
+
+#[cfg(test)]
+mod negation_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::json;
+
+    fn lower(v: serde_json::Value) -> crate::Lowering {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default())
+    }
+
+    #[test]
+    fn one_of_with_a_weakened_branch_goes_as_any_of() {
+        // Without its pattern the first branch overlaps the second: `oneOf` would then reject
+        // "xy", which the source accepts (it matches only the second branch).
+        let l = lower(
+            json!({"oneOf": [{"type": "string", "pattern": "^a"}, {"type": "string", "minLength": 2}]}),
+        );
+        assert!(l.wire()["format"].get("oneOf").is_none(), "{}", l.wire());
+        assert!(l.wire()["format"].get("anyOf").is_some());
+        assert_eq!(l.mode(), Mode::Widened);
+        let exact = lower(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}));
+        assert!(exact.wire()["format"].get("oneOf").is_some());
+    }
+
+    #[test]
+    fn not_with_a_weakened_schema_is_dropped() {
+        // Without its pattern, `not` would reject every string.
+        let l = lower(json!({"type": "string", "not": {"pattern": "^a"}}));
+        assert!(l.wire()["format"].get("not").is_none(), "{}", l.wire());
+        assert!(l.losses().iter().any(|x| x.keyword == "not"));
+        let l = lower(json!({"type": "string", "not": {"const": "a"}}));
+        assert_eq!(l.wire()["format"]["not"]["const"], json!("a"));
+    }
+}
