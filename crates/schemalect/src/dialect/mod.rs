@@ -2,9 +2,13 @@
 //! capability table (see [`caps`]).
 
 pub mod caps;
+mod claude;
+mod closed;
 mod emit;
 mod normalize;
 mod ollama;
+mod openai;
+mod simple_regex;
 
 use crate::ir::Schema;
 use crate::lower::{Loss, LowerOptions, Mode, Target};
@@ -24,6 +28,11 @@ pub(crate) struct Outcome {
 pub fn capabilities(target: Target) -> Option<&'static Capabilities> {
     match target {
         Target::Ollama => Some(&ollama::CAPABILITIES),
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+            Some(openai::table(target))
+        }
+        Target::Claude => Some(&claude::CLAUDE),
+        Target::ClaudeNative => Some(&claude::CLAUDE_NATIVE),
         _ => None,
     }
 }
@@ -32,6 +41,11 @@ pub fn capabilities(target: Target) -> Option<&'static Capabilities> {
 pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+            openai::lower(schema, target, options)
+        }
+        Target::Claude => claude::lower_tool(schema, options),
+        Target::ClaudeNative => claude::lower_native(schema, options),
         _ => Outcome {
             mode: Mode::Prompt,
             wire: Value::Object(serde_json::Map::new()),
