@@ -81,6 +81,9 @@ impl Partial {
     /// How the rule reads in the target matrix.
     pub fn describe(self) -> &'static str {
         match self {
+            Partial::Patterns(PatternRule::AnchoredSimple) => {
+                "kept when anchored `^…$` as a whole and written in the simple syntax engines agree on; else dropped"
+            }
             Partial::EnumValues(ValueKinds::Scalars) => {
                 "kept when every value is a string, number, boolean or null; else dropped whole"
             }
@@ -124,6 +127,9 @@ pub enum ValueKinds {
 /// Which patterns a provider's engine runs faithfully.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PatternRule {
+    /// Simple syntax (see `dialect::simple_regex`) anchored `^…$` as a whole, so the pattern
+    /// means the same whether an undocumented engine searches or matches the whole string.
+    AnchoredSimple,
     /// Any ECMA-262 pattern of the subset.
     Ecma,
     /// llama.cpp: must be `^…$`; shorthand classes break its grammar.

@@ -17,7 +17,6 @@ use serde_json::{Map, Value};
 
 /// How a dialect treats objects that the source leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // `RequireClosed` serves the strict dialects (OpenAI, Claude).
 pub(crate) enum Closure {
     /// The decoder treats a missing `additionalProperties` as `false`: say `true` explicitly
     /// wherever the source is open.
@@ -281,7 +280,9 @@ impl Emitter<'_> {
             (_, Additional::Forbidden) => {
                 self.plain(node, "additionalProperties", || Value::Bool(false), out)?;
             }
-            (Closure::RequireClosed { .. }, _) if admits_objects => {
+            (Closure::RequireClosed { .. }, _)
+                if admits_objects && !(rules.is_none() && self.union_sent(node)) =>
+            {
                 return Err(Self::degrade(
                     node,
                     "additionalProperties",
@@ -541,6 +542,18 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// True when the node's `anyOf`/`oneOf` is sent as a union: a union without object
+    /// keywords of its own leaves objects to its branches, which are emitted (and closed) in
+    /// turn, so the node itself is not an open object.
+    fn union_sent(&self, node: &Node) -> bool {
+        (!node.any_of.is_empty() && self.d.caps.support("anyOf") == Support::Kept)
+            || (!node.one_of.is_empty()
+                && matches!(
+                    self.d.caps.support("oneOf"),
+                    Support::Kept | Support::Rewritten(Rewrite::OneOfAsAnyOf)
+                ))
+    }
+
     fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {
         ids.iter()
             .map(|id| self.node(*id, depth + 1).map(Value::Object))
@@ -583,6 +596,10 @@ const GRAMMAR_MAX_REPETITION: u32 = 1_000;
 fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
     let f = p.features();
     match rule {
+        PatternRule::AnchoredSimple => match super::simple_regex::scan(p.as_str())? {
+            shape if shape.means_whole_match() => Ok(p.as_str().to_owned()),
+            _ => Err("not sent: not anchored `^…$` as a whole, and whether the provider searches or matches the whole string is undocumented"),
+        },
         PatternRule::Ecma => Ok(p.as_str().to_owned()),
         PatternRule::Anchored => {
             if !(f.anchored_start && f.anchored_end) || f.anchors_inside {
@@ -606,11 +623,7 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
             }
         }
         PatternRule::ClaudeSimple => {
-            if f.claude_simple {
-                Ok(p.as_str().to_owned())
-            } else {
-                Err("not sent: beyond the simple regexes Claude documents")
-            }
+            super::simple_regex::scan(p.as_str()).map(|_| p.as_str().to_owned())
         }
         PatternRule::FullMatchSafe => Ok(full_match_safe(p)),
     }

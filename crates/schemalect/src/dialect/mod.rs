@@ -2,10 +2,14 @@
 //! capability table (see [`caps`]).
 
 pub mod caps;
+mod claude;
+mod closed;
 mod emit;
 mod gemini;
 pub(crate) mod normalize;
 mod ollama;
+mod openai;
+mod simple_regex;
 
 use crate::ir::Schema;
 use crate::lens::reshape::Needs;
@@ -23,12 +27,16 @@ pub(crate) struct Outcome {
 }
 
 /// The capability table of a target.
-pub fn capabilities(target: Target) -> Option<&'static Capabilities> {
+pub fn capabilities(target: Target) -> &'static Capabilities {
     match target {
-        Target::Ollama => Some(&ollama::CAPABILITIES),
-        Target::Gemini => Some(&gemini::OPENAPI_CAPABILITIES),
-        Target::GeminiJson => Some(&gemini::JSON_CAPABILITIES),
-        _ => None,
+        Target::Ollama => &ollama::CAPABILITIES,
+        Target::Gemini => &gemini::OPENAPI_CAPABILITIES,
+        Target::GeminiJson => &gemini::JSON_CAPABILITIES,
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+            openai::table(target)
+        }
+        Target::Claude => &claude::CLAUDE,
+        Target::ClaudeNative => &claude::CLAUDE_NATIVE,
     }
 }
 
@@ -80,15 +88,11 @@ fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Out
         Target::Ollama => ollama::lower(schema, options),
         Target::Gemini => gemini::lower_openapi(schema, options),
         Target::GeminiJson => gemini::lower_json(schema, options),
-        _ => Outcome {
-            mode: Mode::Prompt,
-            wire: Value::Object(serde_json::Map::new()),
-            losses: vec![Loss::new(
-                &crate::Pointer::root(),
-                "",
-                "no native lowering for this target yet; the prompt and local validation carry the schema",
-            )],
-        },
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+            openai::lower(schema, target, options)
+        }
+        Target::Claude => claude::lower_tool(schema, options),
+        Target::ClaudeNative => claude::lower_native(schema, options),
     }
 }
 
