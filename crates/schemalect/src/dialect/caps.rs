@@ -72,6 +72,12 @@ pub enum Partial {
     /// the string branch's `enum`, numbers the tightest bounds, booleans and null their type.
     /// Every value stays admitted (never filtered); what the split cannot say is a loss.
     LiteralsByType,
+    /// Numeric bounds sent always, enforced only on nodes that admit integers alone; elsewhere
+    /// a loss with the reason given.
+    IntegersOnly(&'static str),
+    /// String lengths sent always, enforced only on nodes that admit strings alone and carry no
+    /// pattern; elsewhere a loss with the reason given.
+    PlainStrings(&'static str),
     /// `additionalProperties` not sent because every object is closed to its declared
     /// properties (exact on the declared fragment); an object declaring none degrades.
     ClosedToDeclared,
@@ -102,6 +108,12 @@ impl Partial {
             Partial::Patterns(PatternRule::Ecma) => "kept (ECMA-262 patterns)",
             Partial::Patterns(PatternRule::FullMatchSafe) => {
                 "kept; an unanchored pattern is sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which means the same whether the engine searches or matches the whole string"
+            }
+            Partial::IntegersOnly(_) => {
+                "sent; enforced on nodes that admit integers only, a loss elsewhere"
+            }
+            Partial::PlainStrings(_) => {
+                "sent; enforced on nodes that admit strings only and carry no pattern, a loss elsewhere"
             }
             Partial::LiteralsByType => {
                 "string values become the STRING branch's `enum`, numbers the tightest `minimum`/`maximum` (exact for one value or a run of consecutive integers), booleans and null their type; never filtered, so every value stays admitted"

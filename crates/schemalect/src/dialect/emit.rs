@@ -209,8 +209,8 @@ impl Emitter<'_> {
         }
         self.object(node, admitted, depth, &mut out)?;
         self.array(node, depth, &mut out)?;
-        self.string(node, &mut out)?;
-        self.number(node, &mut out)?;
+        self.string(node, admitted, &mut out)?;
+        self.number(node, admitted, &mut out)?;
         self.combinators(node, depth, &mut out)?;
         if let Some(a) = &node.annotations {
             if let Some(d) = &a.default {
@@ -385,34 +385,62 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn string(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+    fn string(
+        &mut self,
+        node: &Node,
+        admitted: TypeSet,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
         let Some(rules) = &node.string else {
             return Ok(());
         };
-        if let Some(n) = rules.min_length {
-            self.plain(node, "minLength", || Value::from(n), out)?;
-        }
-        if let Some(n) = rules.max_length {
-            self.plain(node, "maxLength", || Value::from(n), out)?;
-        }
+        let mut pattern_sent = false;
         if let Some(p) = &rules.pattern {
             match self.d.caps.support("pattern") {
                 Support::Partial(Partial::Patterns(rule)) => match pattern_for(p, rule) {
                     Ok(text) => {
                         out.insert("pattern".into(), Value::from(text));
+                        pattern_sent = true;
                     }
                     Err(why) => self.loss(node, "pattern", why),
                 },
-                _ => self.plain(node, "pattern", || Value::from(p.as_str()), out)?,
+                _ => {
+                    self.plain(node, "pattern", || Value::from(p.as_str()), out)?;
+                    pattern_sent = out.contains_key("pattern");
+                }
+            }
+        }
+        let only_strings = admitted.intersect(TypeSet::of(JsonType::String)) == admitted;
+        for (keyword, n) in [
+            ("minLength", rules.min_length),
+            ("maxLength", rules.max_length),
+        ] {
+            let Some(n) = n else {
+                continue;
+            };
+            match self.d.caps.support(keyword) {
+                Support::Partial(Partial::PlainStrings(why)) => {
+                    out.insert(keyword.into(), Value::from(n));
+                    if !only_strings || pattern_sent {
+                        self.loss(node, keyword, why);
+                    }
+                }
+                _ => self.plain(node, keyword, || Value::from(n), out)?,
             }
         }
         Ok(())
     }
 
-    fn number(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+    fn number(
+        &mut self,
+        node: &Node,
+        admitted: TypeSet,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
         let Some(rules) = &node.number else {
             return Ok(());
         };
+        let only_integers = admitted.intersect(TypeSet::of(JsonType::Integer)) == admitted;
         for (bound, keyword, inclusive) in [
             (
                 &rules.lower,
@@ -436,6 +464,12 @@ impl Emitter<'_> {
                         keyword,
                         "sent as the inclusive bound (the bound itself is not excluded natively)",
                     );
+                }
+                Support::Partial(Partial::IntegersOnly(why)) => {
+                    out.insert(keyword.into(), Value::Number(b.value.clone()));
+                    if !only_integers {
+                        self.loss(node, keyword, why);
+                    }
                 }
                 _ => self.plain(node, keyword, || Value::Number(b.value.clone()), out)?,
             }

@@ -28,12 +28,12 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("enum", Support::Kept, L4),
         row("const", Support::Kept, L4),
         row("pattern", Support::Partial(Partial::Patterns(PatternRule::Anchored)), I_L1),
-        row("minLength", Support::Hint("enforced by llama.cpp only on plain `type: string` nodes without `pattern` or `format`"), L4),
-        row("maxLength", Support::Hint("enforced by llama.cpp only on plain `type: string` nodes without `pattern` or `format`"), L4),
-        row("minimum", Support::Hint("enforced by llama.cpp for integers only"), L5),
-        row("maximum", Support::Hint("enforced by llama.cpp for integers only"), L5),
-        row("exclusiveMinimum", Support::Hint("enforced by llama.cpp for integers only"), L5),
-        row("exclusiveMaximum", Support::Hint("enforced by llama.cpp for integers only"), L5),
+        row("minLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone and carry no `pattern`")), L4),
+        row("maxLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone and carry no `pattern`")), L4),
+        row("minimum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("maximum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("exclusiveMinimum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("exclusiveMaximum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
         row("multipleOf", Support::Hint("skipped silently by llama.cpp"), L4),
         row("items", Support::Kept, L4),
         row("prefixItems", Support::Rewritten(Rewrite::PrefixItemsAsItems), L5),
@@ -264,5 +264,39 @@ mod negation_tests {
         assert!(l.losses().iter().any(|x| x.keyword == "not"));
         let l = lower(json!({"type": "string", "not": {"const": "a"}}));
         assert_eq!(l.wire()["format"]["not"]["const"], json!("a"));
+    }
+}
+
+#[cfg(test)]
+mod enforcement_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::json;
+
+    fn mode(v: serde_json::Value) -> Mode {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default())
+            .mode()
+    }
+
+    #[test]
+    fn integer_bounds_and_plain_string_lengths_are_enforced() {
+        assert_eq!(
+            mode(json!({"type": "integer", "minimum": 0, "exclusiveMaximum": 256})),
+            Mode::Exact
+        );
+        assert_eq!(mode(json!({"type": "number", "minimum": 0})), Mode::Widened);
+        assert_eq!(
+            mode(json!({"type": "string", "minLength": 1, "maxLength": 9})),
+            Mode::Exact
+        );
+        assert_eq!(
+            mode(json!({"type": "string", "minLength": 1, "pattern": "^a+$"})),
+            Mode::Widened
+        );
+        assert_eq!(
+            mode(json!({"type": ["string", "null"], "maxLength": 9})),
+            Mode::Widened
+        );
     }
 }
