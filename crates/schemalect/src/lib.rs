@@ -620,6 +620,15 @@ pub(crate) fn json_message(e: &serde_json::Error) -> String {
 }
 
 impl Schema {
+    /// The schema written back as JSON Schema 2020-12: every keyword kept in a canonical order,
+    /// numeric bounds normalised (`minimum` and `exclusiveMinimum` folded into the tighter),
+    /// recursive references (extended subset) through `$defs`. It accepts exactly what this
+    /// schema accepts. Fails only past the emission limits (a schema nested deeper than 512
+    /// levels or writing more than 100,000 schema objects, possible with raised parse limits).
+    pub fn to_value(&self) -> Result<Value, Loss> {
+        dialect::source_value(self)
+    }
+
     /// Parses a schema of the ADR-126 subset with the default limits.
     pub fn parse(value: &Value) -> Result<Schema, SubsetError> {
         subset::parse(value, &ParseOptions::default())

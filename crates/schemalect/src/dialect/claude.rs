@@ -175,11 +175,13 @@ fn strict(
     let emitted = emit(
         &prepared.schema,
         JsonDialect {
-            caps,
+            caps: Some(caps),
             closure: Closure::RequireClosed {
                 all_required: false,
             },
             explicit_types: false,
+            // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
+            references: false,
         },
     )?;
     within_limits(&emitted.schema)?;
@@ -209,9 +211,11 @@ fn within_limits(schema: &Value) -> Result<(), Degrade> {
 /// that cannot be emitted, `{"type": "object"}` is what the tool guarantees anyway.
 fn guide(schema: &Schema) -> Value {
     let dialect = JsonDialect {
-        caps: &CLAUDE,
+        caps: Some(&CLAUDE),
         closure: Closure::ExplicitOpen,
         explicit_types: false,
+        // Tool input schemas are JSON Schema 2020-12 (providers.md A3): `$defs` and `$ref`.
+        references: true,
     };
     match emit(schema, dialect) {
         Ok(emitted) => {

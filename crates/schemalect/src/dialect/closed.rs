@@ -76,6 +76,10 @@ fn reshape(
     caps: &Capabilities,
     losses: &mut Vec<Loss>,
 ) -> Result<(), Degrade> {
+    if node.reference.is_some() {
+        // A recursive reference is sent as `{"$ref"}`: its target is prepared where it stands.
+        return Ok(());
+    }
     if !admits.contains(JsonType::Object) {
         node.object = None;
     }
@@ -141,6 +145,7 @@ fn push_children(node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
         stack.extend(node.all_of.iter().copied());
     }
     stack.extend(node.not);
+    stack.extend(node.reference);
 }
 
 /// Checks that every value the (normalised) schema accepts is an object and that the root is

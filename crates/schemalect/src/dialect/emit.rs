@@ -27,18 +27,24 @@ pub(crate) enum Closure {
         /// Every property must be listed in `required` (OpenAI strict).
         all_required: bool,
     },
+    /// Write `additionalProperties` exactly as the source has it (re-emitting the source).
+    AsSource,
 }
 
 /// What the emitter needs to know about a JSON-Schema dialect beyond its keyword table.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JsonDialect {
-    /// The keyword table.
-    pub caps: &'static Capabilities,
+    /// The keyword table; `None` re-emits the source as it is (every keyword kept).
+    pub caps: Option<&'static Capabilities>,
     /// How open objects are handled.
     pub closure: Closure,
     /// Give every node an explicit `type` (the admitted types) when the source has none. Needed
     /// where a node without `type` reads as "object" (llama.cpp) or is rejected (OpenAI strict).
     pub explicit_types: bool,
+    /// The dialect resolves local `$ref`s into `$defs`, recursion included, without cutting it
+    /// at a depth (extended subset). Recursive references are then sent as `$defs`; otherwise
+    /// they degrade.
+    pub references: bool,
 }
 
 /// Why a schema cannot be sent natively without narrowing.
@@ -58,8 +64,20 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         d: dialect,
         losses: Vec::new(),
         emitted: 0,
+        defs: Vec::new(),
     };
-    let root = e.node(schema.root(), 0)?;
+    let mut root = e.node(schema.root(), 0)?;
+    // Definitions reached through recursive references, each written once; writing one may
+    // reach more.
+    let mut defs = Map::new();
+    let mut next = 0;
+    while let Some((target, name)) = e.defs.get(next).cloned() {
+        defs.insert(name, Value::Object(e.node(target, 1)?));
+        next += 1;
+    }
+    if !defs.is_empty() {
+        root.insert("$defs".into(), Value::Object(defs));
+    }
     Ok(Emitted {
         schema: Value::Object(root),
         losses: e.losses,
@@ -72,6 +90,8 @@ struct Emitter<'s> {
     losses: Vec<Loss>,
     /// Nodes written so far: shared definitions written out in place must not blow up.
     emitted: usize,
+    /// Targets of recursive references and their `$defs` names, in the order first reached.
+    defs: Vec<(NodeId, String)>,
 }
 
 /// Most schema objects one emission writes (shared definitions are written once per use).
@@ -106,8 +126,48 @@ impl Emitter<'_> {
         }
     }
 
+    /// The `$defs` name of a reference target, allocated on first use: the last token of its
+    /// source pointer made safe for every provider, made unique by a counter.
+    fn def_name(&mut self, target: NodeId) -> String {
+        if let Some((_, name)) = self.defs.iter().find(|(t, _)| *t == target) {
+            return name.clone();
+        }
+        let pointer = &self.schema.node(target).pointer;
+        let base: String = pointer
+            .tokens()
+            .last()
+            .unwrap_or_else(|| "root".to_owned())
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(48)
+            .collect();
+        let base = if base.is_empty() {
+            "def".to_owned()
+        } else {
+            base
+        };
+        let mut name = base.clone();
+        let mut n = 1;
+        while self.defs.iter().any(|(_, taken)| *taken == name) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        self.defs.push((target, name.clone()));
+        name
+    }
+
     fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
         Degrade(Loss::new(&node.pointer, keyword, reason))
+    }
+
+    fn support(&self, keyword: &str) -> Support {
+        self.d.caps.map_or(Support::Kept, |c| c.support(keyword))
     }
 
     /// Applies a plain Kept / Hint / Dropped / Degrades row. Other rows are the caller's.
@@ -118,7 +178,7 @@ impl Emitter<'_> {
         value: impl FnOnce() -> Value,
         out: &mut Map<String, Value>,
     ) -> Result<(), Degrade> {
-        match self.d.caps.support(keyword) {
+        match self.support(keyword) {
             Support::Kept => {
                 out.insert(keyword.into(), value());
             }
@@ -149,12 +209,32 @@ impl Emitter<'_> {
                 "the schema nests too deeply to emit",
             ));
         }
-        if node.reference.is_some() {
-            return Err(Self::degrade(
-                node,
-                "$ref",
-                "recursive references cannot be sent to this provider; local validation checks them",
-            ));
+        if let Some(target) = node.reference {
+            if !self.d.references {
+                return Err(Self::degrade(
+                    node,
+                    "$ref",
+                    "recursive references cannot be sent to this provider; local validation checks them",
+                ));
+            }
+            let siblings = super::normalize::has_assertions_besides_unions(&Node {
+                reference: None,
+                ..node.clone()
+            }) || !node.any_of.is_empty()
+                || !node.one_of.is_empty();
+            let name = self.def_name(target);
+            out.insert("$ref".into(), Value::from(format!("#/$defs/{name}")));
+            if !siblings {
+                return Ok(out);
+            }
+            if self.d.closure != Closure::AsSource {
+                return Err(Self::degrade(
+                    node,
+                    "$ref",
+                    "a recursive reference with sibling keywords cannot be sent (providers refuse or ignore `$ref` siblings)",
+                ));
+            }
+            // 2020-12 applies `$ref` and its siblings together: write both.
         }
         self.emitted += 1;
         if self.emitted > MAX_EMITTED_NODES {
@@ -175,7 +255,7 @@ impl Emitter<'_> {
             None => {}
         }
         if let Some(e) = &node.enumeration {
-            match self.d.caps.support("enum") {
+            match self.support("enum") {
                 Support::Partial(Partial::EnumValues(kinds)) => {
                     if e.values.iter().all(|v| value_kind_ok(v, kinds)) {
                         out.insert("enum".into(), Value::Array(e.values.clone()));
@@ -187,9 +267,9 @@ impl Emitter<'_> {
             }
         }
         if let Some(c) = &node.constant {
-            match self.d.caps.support("const") {
+            match self.support("const") {
                 Support::Rewritten(Rewrite::ConstAsEnum) => {
-                    let enum_ok = match self.d.caps.support("enum") {
+                    let enum_ok = match self.support("enum") {
                         Support::Partial(Partial::EnumValues(kinds)) => value_kind_ok(c, kinds),
                         Support::Kept => true,
                         _ => false,
@@ -238,7 +318,7 @@ impl Emitter<'_> {
         }
         let mut description = a.description.as_deref().map(str::to_owned);
         if let Some(f) = &a.format {
-            match self.d.caps.support("format") {
+            match self.support("format") {
                 Support::Rewritten(Rewrite::IntoDescription) => {
                     description = Some(with_format_hint(description.as_deref(), f));
                 }
@@ -298,6 +378,14 @@ impl Emitter<'_> {
                 self.plain(node, "additionalProperties", || Value::Bool(true), out)?;
             }
             (Closure::ExplicitOpen, _) => {}
+            (Closure::AsSource, Additional::Schema(id)) => {
+                let sub = self.node(id, depth + 1)?;
+                self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
+            }
+            (Closure::AsSource, Additional::Allowed) => {
+                self.plain(node, "additionalProperties", || Value::Bool(true), out)?;
+            }
+            (Closure::AsSource, Additional::Unspecified) => {}
         }
         if let (Closure::RequireClosed { all_required: true }, Some(rules)) =
             (self.d.closure, rules)
@@ -328,7 +416,7 @@ impl Emitter<'_> {
             return Ok(());
         };
         if !rules.prefix_items.is_empty() {
-            match self.d.caps.support("prefixItems") {
+            match self.support("prefixItems") {
                 Support::Rewritten(Rewrite::PrefixItemsAsItems) => {
                     match rules.items {
                         Some(tail) => {
@@ -361,7 +449,7 @@ impl Emitter<'_> {
             self.plain(node, "items", || Value::Object(sub), out)?;
         }
         if let Some(n) = rules.min_items {
-            match self.d.caps.support("minItems") {
+            match self.support("minItems") {
                 Support::Rewritten(Rewrite::MinItemsAtMostOne) if n > 1 => {
                     out.insert("minItems".into(), Value::from(1));
                     self.loss(
@@ -396,7 +484,7 @@ impl Emitter<'_> {
         };
         let mut pattern_sent = false;
         if let Some(p) = &rules.pattern {
-            match self.d.caps.support("pattern") {
+            match self.support("pattern") {
                 Support::Partial(Partial::Patterns(rule)) => match pattern_for(p, rule) {
                     Ok(text) => {
                         out.insert("pattern".into(), Value::from(text));
@@ -418,7 +506,7 @@ impl Emitter<'_> {
             let Some(n) = n else {
                 continue;
             };
-            match self.d.caps.support(keyword) {
+            match self.support(keyword) {
                 Support::Partial(Partial::PlainStrings(why)) => {
                     out.insert(keyword.into(), Value::from(n));
                     if !only_strings || pattern_sent {
@@ -456,7 +544,7 @@ impl Emitter<'_> {
             let (Some(b), Some(keyword)) = (bound, keyword) else {
                 continue;
             };
-            match self.d.caps.support(keyword) {
+            match self.support(keyword) {
                 Support::Rewritten(Rewrite::ExclusiveAsInclusive) => {
                     out.insert(inclusive.into(), Value::Number(b.value.clone()));
                     self.loss(
@@ -491,7 +579,7 @@ impl Emitter<'_> {
             self.plain(node, "anyOf", || Value::Array(list), out)?;
         }
         if !node.one_of.is_empty() {
-            match self.d.caps.support("oneOf") {
+            match self.support("oneOf") {
                 Support::Rewritten(Rewrite::OneOfAsAnyOf) => {
                     if out.contains_key("anyOf") {
                         return Err(Self::degrade(
@@ -527,7 +615,7 @@ impl Emitter<'_> {
             }
         }
         if !node.all_of.is_empty() {
-            match self.d.caps.support("allOf") {
+            match self.support("allOf") {
                 Support::Rewritten(Rewrite::MergedIntoParent) => {
                     // What normalisation could not merge is dropped only when dropping widens:
                     // a member that declares properties would be rejected by closed objects.
@@ -551,7 +639,7 @@ impl Emitter<'_> {
             }
         }
         if let Some(not) = node.not {
-            match self.d.caps.support("not") {
+            match self.support("not") {
                 Support::Kept | Support::Hint(_) => {
                     // A negation is sent only when its schema is sent exactly: a weaker schema
                     // under `not` rejects more, which narrows. Failing that, it is dropped.
@@ -580,10 +668,10 @@ impl Emitter<'_> {
     /// keywords of its own leaves objects to its branches, which are emitted (and closed) in
     /// turn, so the node itself is not an open object.
     fn union_sent(&self, node: &Node) -> bool {
-        (!node.any_of.is_empty() && self.d.caps.support("anyOf") == Support::Kept)
+        (!node.any_of.is_empty() && self.support("anyOf") == Support::Kept)
             || (!node.one_of.is_empty()
                 && matches!(
-                    self.d.caps.support("oneOf"),
+                    self.support("oneOf"),
                     Support::Kept | Support::Rewritten(Rewrite::OneOfAsAnyOf)
                 ))
     }

@@ -102,3 +102,17 @@ pub(crate) fn json_mode_allowed(schema: &Schema) -> bool {
     let t = normalize::admitted(schema, schema.root());
     !t.is_empty() && t.intersect(TypeSet::of(JsonType::Object)) == t
 }
+
+/// The schema written back as JSON Schema 2020-12: every keyword kept, in a canonical order,
+/// numeric bounds in their normalised form, recursive references through `$defs`.
+pub(crate) fn source_value(schema: &Schema) -> Result<Value, Loss> {
+    let dialect = emit::JsonDialect {
+        caps: None,
+        closure: emit::Closure::AsSource,
+        explicit_types: false,
+        references: true,
+    };
+    emit::emit(schema, dialect)
+        .map(|e| e.schema)
+        .map_err(|d| d.0)
+}

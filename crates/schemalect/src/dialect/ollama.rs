@@ -58,9 +58,10 @@ pub static CAPABILITIES: Capabilities = Capabilities {
 };
 
 const DIALECT: JsonDialect = JsonDialect {
-    caps: &CAPABILITIES,
+    caps: Some(&CAPABILITIES),
     closure: Closure::ExplicitOpen,
     explicit_types: true,
+    references: true,
 };
 
 pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
@@ -298,5 +299,53 @@ mod enforcement_tests {
             mode(json!({"type": ["string", "null"], "maxLength": 9})),
             Mode::Widened
         );
+    }
+}
+
+#[cfg(test)]
+mod recursion_tests {
+    use crate::{LowerOptions, Mode, ParseOptions, Schema, Subset, Target};
+    use serde_json::json;
+
+    #[test]
+    fn recursive_references_travel_as_defs_where_the_dialect_has_them() {
+        let s = Schema::parse_with(
+            &json!({
+                "$defs": {"node": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+                    "required": ["name", "children"],
+                    "additionalProperties": false
+                }},
+                "$ref": "#/$defs/node"
+            }),
+            &ParseOptions::default().with_subset(Subset::Extended),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let l = s.lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        let f = &l.wire()["format"];
+        assert_eq!(
+            f["$defs"]["node"]["properties"]["children"]["items"],
+            json!({"$ref": "#/$defs/node"})
+        );
+        let o = s.lower(Target::OpenAi, &LowerOptions::default());
+        assert_eq!(o.mode(), Mode::Exact, "{:?}", o.losses());
+        let r = &o.wire()["response_format"]["json_schema"]["schema"];
+        assert_eq!(
+            r["properties"]["children"]["items"],
+            json!({"$ref": "#/$defs/node"})
+        );
+        for t in [
+            Target::Gemini,
+            Target::GeminiJson,
+            Target::ClaudeNative,
+            Target::Mistral,
+        ] {
+            assert!(
+                s.lower(t, &LowerOptions::default()).mode() >= Mode::Json,
+                "{t}"
+            );
+        }
     }
 }

@@ -268,9 +268,12 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
     let emitted = emit(
         &prepared.schema,
         JsonDialect {
-            caps,
+            caps: Some(caps),
             closure: Closure::RequireClosed { all_required: true },
             explicit_types: false,
+            // OpenAI and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
+            // and OpenRouter routes do not say, so recursion degrades there.
+            references: matches!(caps.target, Target::OpenAi | Target::Groq),
         },
     )?;
     let mut sent = emitted.schema;

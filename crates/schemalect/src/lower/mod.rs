@@ -332,6 +332,36 @@ impl Lowering {
         self.schema.as_ref()
     }
 
+    /// Merges the wire fragment into a provider request body: top-level objects member by
+    /// member (so `generationConfig` keeps the caller's `temperature`), `tools` appended to the
+    /// caller's tools, anything else replaced. A body that is not an object becomes the fragment.
+    pub fn merge_into(&self, body: &mut Value) {
+        let Value::Object(fragment) = &self.wire else {
+            return;
+        };
+        if !body.is_object() {
+            *body = Value::Object(serde_json::Map::new());
+        }
+        let Value::Object(target) = body else {
+            return;
+        };
+        for (key, value) in fragment {
+            match (target.get_mut(key), value) {
+                (Some(Value::Object(existing)), Value::Object(add)) => {
+                    for (k, v) in add {
+                        existing.insert(k.clone(), v.clone());
+                    }
+                }
+                (Some(Value::Array(existing)), Value::Array(add)) if key == "tools" => {
+                    existing.extend(add.iter().cloned());
+                }
+                _ => {
+                    target.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+
     /// True when the provider is asked for a reshaped value (reshaping profile) that
     /// [`Lowering::accept`] turns back into a source value.
     pub fn is_reshaped(&self) -> bool {

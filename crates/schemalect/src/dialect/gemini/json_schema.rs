@@ -60,9 +60,12 @@ pub static CAPABILITIES: Capabilities = Capabilities {
 };
 
 const DIALECT: JsonDialect = JsonDialect {
-    caps: &CAPABILITIES,
+    caps: Some(&CAPABILITIES),
     closure: Closure::ExplicitOpen,
     explicit_types: true,
+    // "Cyclic references are unrolled to a limited degree" (providers.md GG2): a depth cut
+    // would narrow, so recursion degrades; non-recursive references are written out in place.
+    references: false,
 };
 
 /// The request field.

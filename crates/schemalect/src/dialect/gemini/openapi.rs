@@ -36,7 +36,9 @@ mod tests;
 
 use super::{json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
-use crate::dialect::emit::{declares_properties, full_match_safe, with_format_hint, Degrade};
+use crate::dialect::emit::{
+    declares_properties, full_match_safe, with_format_hint, Degrade, MAX_EMITTED_NODES,
+};
 use crate::dialect::normalize::{admitted, has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::Outcome;
 use crate::ir::{Additional, Bound, Node, NodeId, Schema};
@@ -112,6 +114,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
     let mut l = Lowerer {
         schema: &normalized.schema,
         losses: normalized.losses,
+        emitted: 0,
     };
     let root = normalized.schema.root();
     match l.node(root, 0) {
@@ -136,6 +139,9 @@ enum Out {
 struct Lowerer<'s> {
     schema: &'s Schema,
     losses: Vec<Loss>,
+    /// Nodes written so far: shared definitions (extended subset) are written out in place, and
+    /// that must not blow up.
+    emitted: usize,
 }
 
 fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
@@ -282,6 +288,21 @@ impl Lowerer<'_> {
         let node = self.schema.node(id);
         if depth > MAX_DEPTH {
             return Err(degrade(node, "", "the schema nests too deeply to lower"));
+        }
+        if node.reference.is_some() {
+            return Err(degrade(
+                node,
+                "$ref",
+                "recursive references cannot be written in `responseSchema`; local validation checks them",
+            ));
+        }
+        self.emitted += 1;
+        if self.emitted > MAX_EMITTED_NODES {
+            return Err(degrade(
+                node,
+                "",
+                "the schema expands past the emission limit once shared definitions are written out in place",
+            ));
         }
         let has_union = !node.any_of.is_empty() || !node.one_of.is_empty();
         if has_union && !has_assertions_besides_unions(node) {
