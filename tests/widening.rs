@@ -90,6 +90,11 @@ fn oracle_gemini_response_schema() {
     // An OBJECT without properties is HTTP 400, never acceptable output.
     let e = refused(Target::Gemini, gc(json!({"type": "OBJECT"})));
     assert!(e.contains("properties"), "{e}");
+    assert!(oracle::decoder_language(Target::Gemini, &gc(json!({"type": "OBJECT"}))).is_err());
+    assert!(oracle::gemini_schema_to_js(
+        &json!({"type": "ARRAY", "items": {"type": "OBJECT", "properties": {}}})
+    )
+    .is_err());
     refused(
         Target::Gemini,
         gc(json!({"type": "OBJECT", "properties": {}})),
@@ -442,7 +447,7 @@ fn cases() -> u32 {
     std::env::var("SCHEMALECT_PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(600)
+        .unwrap_or(2000)
 }
 
 /// The random seed: `SCHEMALECT_PROPTEST_SEED` (a number, or `random`); a fixed one by default
@@ -455,7 +460,7 @@ fn rng() -> (TestRng, String) {
         Some(v) => v
             .parse()
             .unwrap_or_else(|_| panic!("SCHEMALECT_PROPTEST_SEED={v}")),
-        None => 0x5c4e_3a1e_c7,
+        None => 0x005c_4e3a_1ec7,
     };
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());

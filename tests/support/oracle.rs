@@ -701,11 +701,11 @@ fn gemini_response_schema_problems(root: &Value) -> Vec<String> {
                 ));
             }
         }
-        if ty == "OBJECT"
-            && !n
-                .get("properties")
-                .is_some_and(|p| p.as_object().is_some_and(|m| !m.is_empty()))
-        {
+        let has_properties = n
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|m| !m.is_empty());
+        if ty == "OBJECT" && !has_properties {
             probs.push(format!(
                 "{path}: properties should be non-empty for OBJECT type"
             ));
@@ -1042,19 +1042,21 @@ impl Language {
         self.validator.is_valid(x)
     }
 
-    /// Where `T(wire)` rejects `x`: "`keyword` at schema path" for the first few errors, so
-    /// that a narrowing says which keyword of the wire causes it.
+    /// Where `T(wire)` rejects `x`: "`keyword` at schema path" for every keyword that fails,
+    /// nested ones included (a failing `anyOf` lists what failed in its branches), so that a
+    /// narrowing says which keywords of the wire cause it.
     pub fn rejection(&self, x: &Value) -> String {
-        let found: Vec<String> = self
-            .validator
-            .iter_errors(x)
-            .take(3)
-            .map(|e| {
-                let path = e.schema_path().to_string();
-                let keyword = path.rsplit('/').next().unwrap_or("").to_owned();
-                format!("`{keyword}` at {path}")
-            })
-            .collect();
+        let evaluation = self.validator.evaluate(x);
+        let mut seen: Vec<String> = Vec::new();
+        let mut found: Vec<String> = Vec::new();
+        for e in evaluation.iter_errors() {
+            let path = e.schema_location;
+            let keyword = path.rsplit('/').next().unwrap_or("").to_owned();
+            if !seen.contains(&keyword) {
+                found.push(format!("`{keyword}` at {path}"));
+                seen.push(keyword);
+            }
+        }
         found.join(", ")
     }
 
