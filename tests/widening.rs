@@ -911,6 +911,11 @@ fn corpus_replay() {
     let mut disagreements: Vec<String> = Vec::new();
     let mut per_target: BTreeMap<Target, TargetTally> = BTreeMap::new();
     let sink = Sink::new();
+    // `SCHEMALECT_WIDENING_DUMP=FILE` writes every native wire with the oracle's verdicts, one
+    // JSON line each, for `tests/regressions/harness_crosscheck.py` (the Python harness must
+    // never reject what this oracle accepts).
+    let mut dump = std::env::var_os("SCHEMALECT_WIDENING_DUMP")
+        .map(|p| std::fs::File::create(&p).unwrap_or_else(|e| panic!("{p:?}: {e}")));
     for path in &files {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -955,6 +960,18 @@ fn corpus_replay() {
             let tt = per_target.entry(target).or_default();
             for profile in Profile::ALL {
                 let lowering = schema.lower(target, &LowerOptions::default().with_profile(profile));
+                if let Some(out) = dump.as_mut().filter(|_| lowering.wire() != &json!({})) {
+                    use std::io::Write as _;
+                    let all: Vec<Value> = tests.iter().map(|t| t["data"].clone()).collect();
+                    let lang = oracle::language(target, lowering.wire());
+                    let accepts: Vec<bool> = match &lang {
+                        Ok(l) => all.iter().map(|x| l.accepts(x)).collect(),
+                        Err(_) => Vec::new(),
+                    };
+                    let line = json!({"file": name, "target": target.name(), "wire": lowering.wire(),
+                        "data": all, "refused": lang.is_err(), "accepts": accepts});
+                    writeln!(out, "{line}").unwrap_or_else(|e| panic!("{e}"));
+                }
                 *tt.modes
                     .entry((profile.name(), lowering.mode().name()))
                     .or_default() += 1;
