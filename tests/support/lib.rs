@@ -1,4 +1,17 @@
-//! Support shared by the cross-crate tests and the benches.
+//! Support shared by the cross-crate tests and the benches: corpus discovery, and the
+//! independent machinery that proves the widening contract (`design/widening.md`):
+//!
+//! - [`oracle`]: the decoder languages `T(wire)` and the provider-refusal rules, written from
+//!   the design documents and the Python harness, never from the dialect code;
+//! - [`declared`]: the declared fragment the contract speaks about;
+//! - [`gen`]: generators of in-subset schemas and of values aimed at a schema's JSON;
+//! - [`contract`]: the check of one lowering against a set of values, shared by the property
+//!   test, the corpus replay and the regression tests.
+
+pub mod contract;
+pub mod declared;
+pub mod gen;
+pub mod oracle;
 
 use std::path::PathBuf;
 

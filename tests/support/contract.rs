@@ -1,0 +1,197 @@
+//! The check of one lowering against the widening contract (widening.md), shared by the
+//! property test, the corpus replay and the regression tests.
+//!
+//! For a lowering of source `S` and values `x` with `S ⊨ x` in the declared fragment:
+//! - the provider accepts the fragment (no refusal rule of providers.md fires) and `T(wire)`
+//!   is a usable schema;
+//! - the mode agrees with the wire: `Prompt` sends nothing that constrains, `Json` only an
+//!   object-or-anything JSON mode, `Exact`/`Widened` a native schema; a lowering is `Exact`
+//!   exactly when it lists no loss;
+//! - `T(wire) ⊨ encode(x)`, every hint schema accepts it, and `accept` (the lift) gives back
+//!   `x` exactly, from the value and from its text;
+//! - for values the source rejects (in the declared fragment): `accept` refuses them, and an
+//!   `Exact` lowering's `T(wire)` rejects them too.
+
+use crate::oracle::{self, Language};
+use schemalect::{Lowering, Mode, Profile};
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// The reshaping lens's encoding of `x` for a lowering.
+///
+/// `Lowering` has no `encode` yet: every lowering sends values as they are, so the encoding is
+/// the identity and the lift (`accept`) must give `x` back unchanged. When reshaping lands and
+/// `Lowering` gains `encode(&Value) -> Value`, make this `lowering.encode(x)`: every check below
+/// (`T(wire) ⊨ encode(x)`, `lift(encode(x)) = x`) then covers the lens with no other change.
+/// Until then a lowering that reshapes fails the lift check, which is the reminder.
+pub fn encode(_lowering: &Lowering, x: &Value) -> Value {
+    x.clone()
+}
+
+/// What one call checked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checked {
+    /// `T(wire) ⊨ encode(x)` checks made (one per valid value).
+    pub values: usize,
+    /// Values the source rejects that were checked against `accept` (and `T` when `Exact`).
+    pub negatives: usize,
+    /// The lowering sends a native schema.
+    pub native: bool,
+}
+
+/// The failure report of one check: what went wrong, with everything needed to reproduce it.
+pub fn report(
+    what: &str,
+    source: &Value,
+    lowering: &Lowering,
+    profile: Profile,
+    value: Option<&Value>,
+    language: Option<&Value>,
+) -> String {
+    let mut s = format!(
+        "[{} / {}] {what}\n  mode: {}\n",
+        lowering.target(),
+        profile.name(),
+        lowering.mode()
+    );
+    for l in lowering.losses() {
+        let _ = writeln!(s, "  loss: {l}");
+    }
+    let _ = writeln!(s, "  schema: {source}");
+    if let Some(v) = value {
+        let _ = writeln!(s, "  value:  {v}");
+    }
+    let _ = writeln!(s, "  wire:   {}", lowering.wire());
+    if let Some(t) = language {
+        let _ = writeln!(s, "  T(wire): {t}");
+    }
+    s
+}
+
+/// Checks the mode against the wire's decoder language.
+fn mode_agrees(lowering: &Lowering, lang: &Language) -> Result<(), String> {
+    let hints = oracle::hint_schemas(lowering.target(), lowering.wire());
+    let mode = lowering.mode();
+    match mode {
+        Mode::Prompt if !(lang.is_anything() && hints.is_empty()) => {
+            return Err("prompt mode, but the wire constrains or guides the answer".into())
+        }
+        Mode::Json if !(lang.is_anything() || lang.schema == json!({"type": "object"})) => {
+            return Err("json mode, but T(wire) is more than an object or anything".into())
+        }
+        Mode::Exact | Mode::Widened if !lang.is_native() => {
+            return Err(format!(
+                "{mode} mode, but the wire enforces no native schema"
+            ))
+        }
+        _ => {}
+    }
+    match (mode, lowering.losses().is_empty()) {
+        (Mode::Exact, false) => Err("exact mode with losses".into()),
+        (m, true) if m != Mode::Exact => Err(format!("{m} mode without a loss saying why")),
+        _ => Ok(()),
+    }
+}
+
+/// Checks `lowering` (of the source `source`, under `profile`) against `valid` values (the
+/// source accepts them; they lie in the declared fragment) and `invalid` ones (the source
+/// rejects them; declared fragment). Returns what was checked, or the first failure.
+pub fn check_lowering(
+    source: &Value,
+    lowering: &Lowering,
+    profile: Profile,
+    valid: &[Value],
+    invalid: &[Value],
+) -> Result<Checked, String> {
+    let target = lowering.target();
+    let wire = lowering.wire();
+    let fail = |what: &str, x: Option<&Value>, t: Option<&Value>| {
+        Err(report(what, source, lowering, profile, x, t))
+    };
+    let lang = match oracle::language(target, wire) {
+        Ok(l) => l,
+        Err(e) => return fail(&e.0, None, None),
+    };
+    if let Err(e) = mode_agrees(lowering, &lang) {
+        return fail(&e, None, Some(&lang.schema));
+    }
+    let mut checked = Checked {
+        native: lang.is_native(),
+        ..Checked::default()
+    };
+    let mut hints: Vec<(Value, jsonschema::Validator)> = Vec::new();
+    for h in oracle::hint_schemas(target, wire) {
+        match oracle::compile(&h) {
+            Ok(v) => hints.push((h, v)),
+            Err(e) => return fail(&format!("a hint schema is unusable: {e}"), None, None),
+        }
+    }
+    for x in valid {
+        let e = encode(lowering, x);
+        if !lang.accepts(&e) {
+            return fail(
+                &format!(
+                    "NARROWING: T(wire) rejects a value the source accepts (rejected by {})",
+                    lang.rejection(&e)
+                ),
+                Some(&e),
+                Some(&lang.schema),
+            );
+        }
+        if let Some((h, _)) = hints.iter().find(|(_, v)| !v.is_valid(&e)) {
+            return fail(
+                &format!("NARROWING: the non-strict schema sent as a hint rejects a value the source accepts: {h}"),
+                Some(&e),
+                Some(&lang.schema),
+            );
+        }
+        match lowering.accept(&e) {
+            Ok(lifted) if &lifted == x => {}
+            Ok(lifted) => {
+                return fail(
+                    &format!("lift(encode(x)) = {lifted} differs from x"),
+                    Some(x),
+                    None,
+                )
+            }
+            Err(err) => {
+                return fail(
+                    &format!("accept refuses a valid value: {err}"),
+                    Some(x),
+                    None,
+                )
+            }
+        }
+        let text = e.to_string();
+        let reparsed: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        match lowering.accept(text.as_str()) {
+            Ok(lifted) if lifted == reparsed => {}
+            other => {
+                return fail(
+                    &format!("accept of the answer text {text:?} gives {other:?}"),
+                    Some(x),
+                    None,
+                )
+            }
+        }
+        checked.values += 1;
+    }
+    for y in invalid {
+        if lowering.accept(&encode(lowering, y)).is_ok() {
+            return fail(
+                "accept lets through a value the source rejects",
+                Some(y),
+                None,
+            );
+        }
+        if lowering.mode() == Mode::Exact && lang.accepts(y) {
+            return fail(
+                "exact mode, but T(wire) accepts a value the source rejects (the lowering should list a loss)",
+                Some(y),
+                Some(&lang.schema),
+            );
+        }
+        checked.negatives += 1;
+    }
+    Ok(checked)
+}
