@@ -247,6 +247,15 @@ impl Emitter<'_> {
         self.annotations(node, &mut out)?;
 
         let admitted = admitted(self.schema, id);
+        if admitted.is_empty() {
+            // Union branches that admit nothing are left out before this (exactly); anywhere
+            // else there is no valid way to write "no value" for every provider.
+            return Err(Self::degrade(
+                node,
+                "type",
+                "this subschema admits no value, which cannot be written as a `type`",
+            ));
+        }
         match node.types {
             Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
             None if self.d.explicit_types => {
@@ -575,7 +584,7 @@ impl Emitter<'_> {
         out: &mut Map<String, Value>,
     ) -> Result<(), Degrade> {
         if !node.any_of.is_empty() {
-            let list = self.list(&node.any_of, depth)?;
+            let list = self.branches(node, &node.any_of, depth)?;
             self.plain(node, "anyOf", || Value::Array(list), out)?;
         }
         if !node.one_of.is_empty() {
@@ -588,7 +597,7 @@ impl Emitter<'_> {
                             "cannot be sent as `anyOf` beside an `anyOf` without `allOf`",
                         ));
                     }
-                    let list = self.list(&node.one_of, depth)?;
+                    let list = self.branches(node, &node.one_of, depth)?;
                     out.insert("anyOf".into(), Value::Array(list));
                     self.loss(node, "oneOf", "sent as `anyOf`: matching more than one alternative is not prevented natively");
                 }
@@ -597,7 +606,7 @@ impl Emitter<'_> {
                     // lost a constraint may now overlap another, and `oneOf` would then reject
                     // a value the source accepts. Otherwise it goes as `anyOf`.
                     let before = self.losses.len();
-                    let list = self.list(&node.one_of, depth)?;
+                    let list = self.branches(node, &node.one_of, depth)?;
                     if self.losses.len() == before || out.contains_key("anyOf") {
                         if self.losses.len() != before {
                             return Err(Self::degrade(node, "oneOf", "branches lost constraints, and `oneOf` cannot be sent as `anyOf` beside an `anyOf`"));
@@ -609,7 +618,7 @@ impl Emitter<'_> {
                     }
                 }
                 _ => {
-                    let list = self.list(&node.one_of, depth)?;
+                    let list = self.branches(node, &node.one_of, depth)?;
                     self.plain(node, "oneOf", || Value::Array(list), out)?;
                 }
             }
@@ -680,6 +689,29 @@ impl Emitter<'_> {
         ids.iter()
             .map(|id| self.node(*id, depth + 1).map(Value::Object))
             .collect()
+    }
+
+    /// The branches of a union, leaving out those that admit no value: they never match, so
+    /// leaving them out changes nothing (for `oneOf` neither: they never count as a match).
+    fn branches(
+        &mut self,
+        node: &Node,
+        ids: &[NodeId],
+        depth: usize,
+    ) -> Result<Vec<Value>, Degrade> {
+        let live: Vec<NodeId> = ids
+            .iter()
+            .copied()
+            .filter(|id| !admitted(self.schema, *id).is_empty())
+            .collect();
+        if live.is_empty() {
+            return Err(Self::degrade(
+                node,
+                "anyOf",
+                "no alternative admits a value",
+            ));
+        }
+        self.list(&live, depth)
     }
 }
 

@@ -238,16 +238,15 @@ impl Reshaper<'_> {
                 rules.items = Some(wid);
                 shape.items = lens;
             }
-            if shape.prefix.iter().all(Lens::is_identity) {
-                shape.prefix.clear();
-            }
             node.array = Some(Box::new(rules));
         }
         if !changed {
             return (id, Lens::Identity);
         }
         let wid = self.push(node);
-        let lens = if shape.props.is_empty() && shape.prefix.is_empty() && shape.items.is_identity()
+        let lens = if shape.props.is_empty()
+            && shape.prefix.iter().all(Lens::is_identity)
+            && shape.items.is_identity()
         {
             Lens::Identity
         } else {
@@ -370,7 +369,7 @@ impl Reshaper<'_> {
             return (id, Lens::Identity);
         }
         let identity = out.iter().all(|b| b.lens.is_identity());
-        if !identity && !self.disjoint(branches) {
+        if !identity && !self.disjoint(&out) {
             // Reshaped branches that could read one answer two ways: leave the union as the
             // source has it (the dialect then decides what it can send).
             return (id, Lens::Identity);
@@ -391,10 +390,11 @@ impl Reshaper<'_> {
         (wid, lens)
     }
 
-    /// True when no value can satisfy two branches: their types are disjoint, or they are
-    /// objects that require a common property with disjoint constant values.
-    fn disjoint(&self, branches: &[NodeId]) -> bool {
-        let types: Vec<TypeSet> = branches.iter().map(|b| admitted(self.source, *b)).collect();
+    /// True when no wire value can satisfy two branches: the types their wire schemas admit
+    /// are disjoint (a branch sent as JSON text is a string, whatever its source type), or
+    /// they are objects that require a common property with disjoint constant values.
+    fn disjoint(&self, branches: &[Branch]) -> bool {
+        let types: Vec<TypeSet> = branches.iter().map(|b| self.wire_types(b)).collect();
         for (i, a) in branches.iter().enumerate() {
             for (j, b) in branches.iter().enumerate().skip(i + 1) {
                 let (ta, tb) = (
@@ -405,7 +405,7 @@ impl Reshaper<'_> {
                     continue;
                 }
                 let only_objects = |t: TypeSet| t.intersect(TypeSet::of(JsonType::Object)) == t;
-                if only_objects(ta) && only_objects(tb) && self.discriminated(*a, *b) {
+                if only_objects(ta) && only_objects(tb) && self.discriminated(a, b) {
                     continue;
                 }
                 return false;
@@ -414,8 +414,26 @@ impl Reshaper<'_> {
         true
     }
 
-    fn discriminated(&self, a: NodeId, b: NodeId) -> bool {
-        let (na, nb) = (self.source.node(a), self.source.node(b));
+    /// The types a branch's wire schema admits: the source's when the branch is untouched,
+    /// else the reshaped node's own (reshaped nodes are typed).
+    fn wire_types(&self, b: &Branch) -> TypeSet {
+        if b.wire == b.source {
+            return admitted(self.source, b.source);
+        }
+        self.nodes
+            .get(b.wire.index())
+            .map_or(TypeSet::ANY, Node::local_types)
+    }
+
+    /// Both branches require a property whose constant values differ, and that property is
+    /// sent as it is (so the wire value still tells the branches apart).
+    fn discriminated(&self, a: &Branch, b: &Branch) -> bool {
+        let (na, nb) = (self.source.node(a.source), self.source.node(b.source));
+        let untouched = |br: &Branch, name: &str| match &br.lens {
+            Lens::Identity => true,
+            Lens::Shape(s) => !s.props.iter().any(|p| &*p.name == name),
+            _ => false,
+        };
         let (Some(oa), Some(ob)) = (&na.object, &nb.object) else {
             return false;
         };
@@ -423,7 +441,11 @@ impl Reshaper<'_> {
             let Some(pb) = ob.properties.get(name) else {
                 return false;
             };
-            if !oa.is_required(name) || !ob.is_required(name) {
+            if !oa.is_required(name)
+                || !ob.is_required(name)
+                || !untouched(a, name)
+                || !untouched(b, name)
+            {
                 return false;
             }
             match (

@@ -429,7 +429,11 @@ impl Schema {
         if options.profile == Profile::Reshaping && lowering.mode > Mode::Exact && !needs.is_none()
         {
             let r = reshape::reshape(self, needs);
-            let out = crate::dialect::lower(&r.wire, target, options);
+            let mut out = crate::dialect::lower(&r.wire, target, options);
+            if out.mode == Mode::Exact && !r.losses.is_empty() {
+                // What the reshaping leaves to the local check is a loss like any other.
+                out.mode = Mode::Widened;
+            }
             if out.mode < lowering.mode {
                 let mut losses = r.losses;
                 losses.extend(out.losses);
