@@ -9,7 +9,7 @@
 //! The answers are in `examples/recorded/<target>/<case>.json` (see the README there).
 
 use schemalect::flow::{lenient, Failure, Flow, Outcome, Reply};
-use schemalect::{AcceptError, LowerOptions, Target};
+use schemalect::{AcceptError, LowerOptions, Profile, Target};
 use serde_json::{json, Map, Value};
 use std::error::Error;
 use std::fs;
@@ -27,15 +27,33 @@ fn main() -> Result<(), Box<dyn Error>> {
     let schema: Value =
         serde_json::from_str(&fs::read_to_string(recorded.join("ticket.schema.json"))?)?;
     let options = LowerOptions::default().with_name("ticket_triage");
-    let mut shown_instructions: Vec<(String, Target)> = Vec::new();
+    let mut shown_instructions: Vec<(String, String)> = Vec::new();
     let mut shown_repairs: Vec<&'static str> = Vec::new();
 
+    // Every target with the default (conservative) profile; then OpenAI with the reshaping
+    // profile, which sends strict `json_schema` for a reshaped form and lifts the answer back;
+    // then Ollama in plain JSON mode (no schema sent: the model can answer in prose).
+    let mut runs: Vec<(String, Flow)> = Vec::new();
     for target in Target::ALL {
-        let flow = Flow::new(&schema, target, &options)?;
+        runs.push((target.name().into(), Flow::new(&schema, target, &options)?));
+    }
+    let reshaping = options.clone().with_profile(Profile::Reshaping);
+    runs.push((
+        "openai-reshaping".into(),
+        Flow::new(&schema, Target::OpenAi, &reshaping)?,
+    ));
+    runs.push(("ollama-json-mode".into(), Flow::json(Target::Ollama)));
+
+    for (name, flow) in &runs {
         let lowering = flow.lowering();
         println!(
-            "== {target}: {} mode, {} loss{}",
+            "== {name}: {} mode{}, {} loss{}",
             lowering.mode(),
+            if lowering.is_reshaped() {
+                ", reshaped"
+            } else {
+                ""
+            },
             lowering.losses().len(),
             if lowering.losses().len() == 1 {
                 ""
@@ -46,9 +64,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         for loss in lowering.losses() {
             println!("  loss {loss}");
         }
-        let (endpoint, request) = request(&flow);
+        let (endpoint, request) = request(flow);
         println!("request: POST {endpoint}");
-        println!("  {}", abridged(&request, &flow));
+        println!("  {}", abridged(&request, flow));
         match shown_instructions
             .iter()
             .find(|(text, _)| text == flow.instruction())
@@ -59,15 +77,12 @@ fn main() -> Result<(), Box<dyn Error>> {
                 for line in flow.instruction().lines() {
                     println!("  | {line}");
                 }
-                shown_instructions.push((flow.instruction().to_owned(), target));
+                shown_instructions.push((flow.instruction().to_owned(), name.clone()));
             }
         }
-        let dir = match (target, flow.tool_name()) {
-            (Target::Claude, Some(_)) => recorded.join("claude/forced-tool"),
-            _ => recorded.join(target.name()),
-        };
+        let dir = recorded.join(name);
         for case in CASES {
-            run_case(&flow, &request, &dir, case, &mut shown_repairs)?;
+            run_case(flow, &request, &dir, case, &mut shown_repairs)?;
         }
         println!();
     }
@@ -138,7 +153,7 @@ fn run_case(
             let whole = !shown_repairs.contains(&kind);
             for (i, line) in repair.text().lines().enumerate() {
                 if !whole && i > 0 && line.starts_with("Your previous answer") {
-                    println!("  {:<22} | (the previous answer and the schema follow)", "");
+                    println!("  {:<22} | (then the previous answer and the request to answer again, as above)", "");
                     break;
                 }
                 let line = match flow.schema_text() {

@@ -89,8 +89,8 @@ pub struct Flow {
     lowering: Lowering,
     /// The schema shown to the model, as compact JSON text.
     schema_text: Option<String>,
-    /// What the shown schema is called in the texts.
-    schema_label: &'static str,
+    /// What the shown schema is written in.
+    dialect: prompt::Dialect,
     tool: Option<String>,
     object_only: bool,
     instruction: String,
@@ -132,7 +132,7 @@ impl Flow {
             None,
             crate::lower::json_mode(target),
             None,
-            prompt::JSON_SCHEMA,
+            prompt::Dialect::JsonSchema,
         )
     }
 
@@ -140,10 +140,10 @@ impl Flow {
         let facts = wire::facts(lowering.target(), lowering.wire());
         // A reshaped lowering asks for the reshaped form, which only the wire schema describes;
         // otherwise the source is the contract (and the losses' pointers address it).
-        let (shown, label) = if lowering.is_reshaped() {
+        let (shown, dialect) = if lowering.is_reshaped() {
             match facts.schema {
-                Some(s) if facts.openapi_schema => (Some(s), prompt::OPENAPI_SCHEMA),
-                Some(s) => (Some(s), prompt::JSON_SCHEMA),
+                Some(s) if facts.openapi_schema => (Some(s), prompt::Dialect::GeminiOpenApi),
+                Some(s) => (Some(s), prompt::Dialect::JsonSchema),
                 None => {
                     return Err(FlowError::ReshapedWithoutSchema {
                         mode: lowering.mode(),
@@ -151,17 +151,17 @@ impl Flow {
                 }
             }
         } else {
-            (source.as_ref(), prompt::JSON_SCHEMA)
+            (source.as_ref(), prompt::Dialect::JsonSchema)
         };
         let schema_text = shown.map(Value::to_string);
-        Ok(Flow::assemble(source, lowering, schema_text, label))
+        Ok(Flow::assemble(source, lowering, schema_text, dialect))
     }
 
     fn assemble(
         source: Option<Value>,
         lowering: Lowering,
         schema_text: Option<String>,
-        schema_label: &'static str,
+        dialect: prompt::Dialect,
     ) -> Flow {
         let facts = wire::facts(lowering.target(), lowering.wire());
         let tool = facts.tool.map(str::to_owned);
@@ -170,7 +170,7 @@ impl Flow {
             source,
             lowering,
             schema_text,
-            schema_label,
+            dialect,
             tool,
             object_only,
             instruction: String::new(),
@@ -227,8 +227,8 @@ impl Flow {
         self.source.as_ref()
     }
 
-    pub(crate) fn schema_label(&self) -> &'static str {
-        self.schema_label
+    pub(crate) fn dialect(&self) -> prompt::Dialect {
+        self.dialect
     }
 
     pub(crate) fn object_only(&self) -> bool {

@@ -14,11 +14,34 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// The shown schema is JSON Schema (the source, or a JSON-Schema wire dialect).
-pub(crate) const JSON_SCHEMA: &str = "JSON Schema";
-/// The shown schema is Gemini's `responseSchema` (reshaped lowerings for `gemini` only).
-pub(crate) const OPENAPI_SCHEMA: &str =
-    "schema (Gemini's OpenAPI 3.0 subset: `nullable: true` admits null)";
+/// What the schema shown to the model is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// JSON Schema: the source, or a JSON-Schema wire dialect.
+    JsonSchema,
+    /// Gemini's `responseSchema` (the reshaped wire schema of the `gemini` target).
+    GeminiOpenApi,
+}
+
+impl Dialect {
+    /// The schema's name inside a sentence.
+    pub(crate) fn noun(self) -> &'static str {
+        match self {
+            Dialect::JsonSchema => "JSON Schema",
+            Dialect::GeminiOpenApi => "schema",
+        }
+    }
+
+    /// The line above the schema.
+    fn header(self) -> &'static str {
+        match self {
+            Dialect::JsonSchema => "JSON Schema:",
+            Dialect::GeminiOpenApi => {
+                "Schema (the OpenAPI 3.0 subset Gemini reads; `nullable: true` admits null):"
+            }
+        }
+    }
+}
 
 /// Above this many values, an `enum` is not spelled out (the schema shows them anyway).
 const MAX_LISTED_VALUES: usize = 12;
@@ -28,7 +51,7 @@ const MAX_LISTED_CHARS: usize = 200;
 /// Builds the instruction of a flow.
 pub(crate) fn instruction(flow: &Flow) -> String {
     let lowering = flow.lowering();
-    let label = flow.schema_label();
+    let label = flow.dialect().noun();
     let value = if flow.object_only() {
         "a single JSON object"
     } else {
@@ -67,15 +90,17 @@ pub(crate) fn instruction(flow: &Flow) -> String {
     if lowering.is_reshaped() {
         out.push_str(RESHAPED_NOTE);
     }
-    let _ = write!(out, "\n{}:\n{schema}", capitalized(label));
+    let _ = write!(out, "\n{}\n{schema}", flow.dialect().header());
     match lowering.mode() {
         Mode::Exact => {}
         Mode::Widened => {
             let lines = constraint_lines(flow.source(), lowering.losses());
             if !lines.is_empty() {
-                out.push_str(
-                    "\nThese constraints of the schema are not enforced while you write, so make sure your answer meets them:",
-                );
+                out.push_str(if lowering.is_reshaped() {
+                    "\nThese constraints of the data (located in its natural form) are not enforced while you write, so make sure your answer meets them:"
+                } else {
+                    "\nThese constraints of the schema are not enforced while you write, so make sure your answer meets them:"
+                });
                 for line in lines {
                     out.push_str("\n- ");
                     out.push_str(&line);
@@ -93,15 +118,7 @@ pub(crate) fn instruction(flow: &Flow) -> String {
 }
 
 /// What a reshaping lowering asks for, in words (the reshapings are those of `lens`).
-const RESHAPED_NOTE: &str = " The schema describes the form your answer is sent in, which can differ from the natural form of the data: optional members are always present and null when absent (a present value that may itself be null is wrapped as {\"value\": ...}), maps are lists of {\"key\": ..., \"value\": ...} entries, free-form objects are strings holding JSON text, and a top-level value that is not an object is wrapped as {\"value\": ...}. Follow the schema exactly.";
-
-fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
+pub(crate) const RESHAPED_NOTE: &str = " The schema describes the form your answer is sent in, which can differ from the natural form of the data: optional members are always present and null when absent (a present value that may itself be null is wrapped as {\"value\": ...}), maps are lists of {\"key\": ..., \"value\": ...} entries, free-form objects are strings holding JSON text, and a top-level value that is not an object is wrapped as {\"value\": ...}. Follow the schema exactly.";
 
 /// One line per schema location, in the order the lowering lists the losses: the location, then
 /// what the value must satisfy there, one clause per distinct keyword.

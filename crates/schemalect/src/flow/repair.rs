@@ -217,20 +217,33 @@ fn repair_text(flow: &Flow, reply: &Reply, error: &AcceptError) -> String {
         }
         AcceptError::Invalid(errors) => {
             let n = errors.errors.len();
-            let _ = write!(
-                out,
-                "it does not conform to the {} ({n} error{}):",
-                flow.schema_label(),
-                if n == 1 { "" } else { "s" }
-            );
+            let plural = if n == 1 { "" } else { "s" };
+            // A reshaped answer is checked after it is turned back into the data's natural
+            // form, against the source schema, which the model has not seen: say where in the
+            // data, and leave out schema pointers into a document the model does not have.
+            let reshaped = flow.lowering().is_reshaped();
+            if reshaped {
+                let _ = write!(
+                    out,
+                    "the data it encodes breaks the schema's constraints ({n} error{plural}; locations name the data in its natural form):"
+                );
+            } else {
+                let _ = write!(
+                    out,
+                    "it does not conform to the {} ({n} error{plural}):",
+                    flow.dialect().noun()
+                );
+            }
             for e in errors.errors.iter().take(MAX_LISTED_ERRORS) {
                 let _ = write!(
                     out,
-                    "\n- at {}: {} (schema: `{}`)",
+                    "\n- at {}: {}",
                     at(e.instance_path.as_str()),
-                    e.message,
-                    e.schema_path
+                    e.message
                 );
+                if !reshaped {
+                    let _ = write!(out, " (schema: `{}`)", e.schema_path);
+                }
             }
             if n > MAX_LISTED_ERRORS {
                 let _ = write!(out, "\n- and {} more.", n - MAX_LISTED_ERRORS);
@@ -275,7 +288,7 @@ fn repair_text(flow: &Flow, reply: &Reply, error: &AcceptError) -> String {
         let _ = write!(
             out,
             " It must conform to this {}:\n{schema}",
-            flow.schema_label()
+            flow.dialect().noun()
         );
     }
     out

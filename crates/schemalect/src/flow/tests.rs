@@ -46,20 +46,128 @@ These constraints of the schema are not enforced while you write, so make sure y
     assert_eq!(f.schema_text(), Some(TICKET_TEXT));
 }
 
+/// An array of objects nested deeper than OpenAI's strict limit: no native schema for OpenAI.
+fn deep_array() -> Value {
+    let mut deep = json!({"type": "string"});
+    for _ in 0..12 {
+        deep = json!({"type": "object", "properties": {"a": deep}, "required": ["a"], "additionalProperties": false});
+    }
+    json!({"type": "array", "items": deep})
+}
+
 #[test]
 fn prompt_mode_instruction_says_nothing_is_enforced() {
-    // No native OpenAI dialect yet: prompt mode, and the flow works regardless.
-    let f = flow(Target::OpenAi);
+    let schema = deep_array();
+    let f = Flow::new(&schema, Target::OpenAi, &LowerOptions::default()).unwrap();
     assert_eq!(f.lowering().mode(), Mode::Prompt);
     assert_eq!(
         f.instruction(),
         format!(
             "Answer with JSON only: a single JSON value that conforms to the JSON Schema below, with no text before or after it and no Markdown code fence.
 JSON Schema:
-{TICKET_TEXT}
+{schema}
 Nothing enforces the schema while you write: keep to every constraint in it yourself."
         )
     );
+}
+
+#[test]
+fn json_object_mode_asks_for_an_object_and_keeps_the_word_json() {
+    // OpenAI strict needs every property required: the ticket falls back to `json_object`.
+    let f = flow(Target::OpenAi);
+    assert_eq!(f.lowering().mode(), Mode::Json);
+    assert_eq!(
+        f.wire(),
+        &json!({"response_format": {"type": "json_object"}})
+    );
+    assert_eq!(
+        f.instruction(),
+        format!(
+            "Answer with JSON only: a single JSON object that conforms to the JSON Schema below, with no text before or after it and no Markdown code fence.
+JSON Schema:
+{TICKET_TEXT}
+Only JSON syntax is enforced while you write, not the schema: keep to every constraint in it yourself."
+        )
+    );
+    let Outcome::Repair(repair, _) = f.start().check("nope") else {
+        panic!("no repair")
+    };
+    assert!(repair.text().contains(
+        "Answer again with the corrected JSON only, keeping what was already right: a single JSON object, with no text before or after it and no Markdown code fence. It must conform to this JSON Schema:\n"
+    ));
+}
+
+#[test]
+fn a_reshaped_lowering_shows_the_wire_schema_and_lifts_the_answer() {
+    let options = LowerOptions::default().with_profile(crate::Profile::Reshaping);
+    let f = Flow::new(&ticket(), Target::OpenAi, &options).unwrap();
+    assert!(f.lowering().is_reshaped());
+    let wire_schema = f
+        .wire()
+        .pointer("/response_format/json_schema/schema")
+        .unwrap();
+    assert_eq!(f.schema_text(), Some(wire_schema.to_string().as_str()));
+    assert!(f.instruction().contains(prompt::RESHAPED_NOTE));
+    assert!(f.instruction().contains(
+        "\nThese constraints of the data (located in its natural form) are not enforced while you write, so make sure your answer meets them:\n- `$.summary`: must be 10 to 120 characters long.\n"
+    ));
+    // Every member present, `null` for absent: lifted back to the natural form.
+    let answer = json!({"summary": "Checkout times out with coupons", "severity": "high", "component": "checkout",
+        "reporter_email": null, "labels": ["x", "x"], "estimate_hours": null, "duplicate_of": null});
+    let Outcome::Repair(repair, last) = f.start().check(&answer) else {
+        panic!("no repair")
+    };
+    assert!(repair.text().starts_with(
+        "Your previous answer was rejected: the data it encodes breaks the schema's constraints (1 error; locations name the data in its natural form):\n- at `/labels`: has duplicate items\n"
+    ));
+    let mut fixed = answer.clone();
+    fixed["labels"] = json!(["x"]);
+    fixed["duplicate_of"] = json!({"value": 7});
+    assert_eq!(
+        last.check(&fixed).unwrap(),
+        json!({"summary": "Checkout times out with coupons", "severity": "high", "component": "checkout", "labels": ["x"], "duplicate_of": 7})
+    );
+}
+
+#[test]
+fn gemini_reshaped_schemas_are_named_for_what_they_are() {
+    let map = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    let options = LowerOptions::default().with_profile(crate::Profile::Reshaping);
+    let f = Flow::new(&map, Target::Gemini, &options).unwrap();
+    assert!(f.lowering().is_reshaped());
+    assert!(f.instruction().starts_with(
+        "Answer with JSON only: a single JSON value that conforms to the schema below, with no text before or after it and no Markdown code fence. The schema describes"
+    ));
+    assert!(f.instruction().contains(
+        "\nSchema (the OpenAPI 3.0 subset Gemini reads; `nullable: true` admits null):\n"
+    ));
+    let entries = r#"[{"key": "a", "value": 1}, {"key": "b", "value": 2}]"#;
+    let Outcome::Accepted(v) = f.start().check(entries) else {
+        panic!("not accepted")
+    };
+    assert_eq!(v, json!({"a": 1, "b": 2}));
+}
+
+#[test]
+fn a_reshaping_that_sends_no_schema_falls_back_to_the_natural_form() {
+    let schema = deep_array();
+    let options = LowerOptions::default().with_profile(crate::Profile::Reshaping);
+    let lowering = Schema::parse(&schema)
+        .unwrap()
+        .lower(Target::OpenAi, &options);
+    // The envelope makes `json_object` possible, but nothing would tell the model about it.
+    assert!(lowering.is_reshaped() && lowering.mode() == Mode::Json);
+    assert!(matches!(
+        Flow::with_lowering(&schema, lowering),
+        Err(FlowError::ReshapedWithoutSchema { mode: Mode::Json })
+    ));
+    let f = Flow::new(&schema, Target::OpenAi, &options).unwrap();
+    assert!(!f.lowering().is_reshaped());
+    assert_eq!(f.lowering().mode(), Mode::Prompt);
+    assert_eq!(f.schema_text(), Some(schema.to_string().as_str()));
+    let Outcome::Accepted(_) = f.start().check("[]") else {
+        panic!("not accepted")
+    };
 }
 
 #[test]
@@ -297,33 +405,25 @@ fn tool_calls_are_answered_with_a_tool_result() {
         .contains("<previous_answer>\n{\"summary\":\"x\"}\n</previous_answer>"));
 }
 
-/// A Claude flow as it will be once the Claude dialect forces the tool. Today's Claude lowering
-/// is in prompt mode, so the tool is set by hand; the texts and the extraction only read it.
-fn forced_tool_flow() -> Flow {
-    let mut f = flow(Target::Claude);
-    f.tool = Some("ticket_triage".into());
-    f.instruction = prompt::instruction(&f);
-    f
-}
-
 fn recorded(text: &str) -> Vec<Value> {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
 fn forced_tool_texts_ask_for_the_tool_call() {
-    let f = forced_tool_flow();
+    let f = flow(Target::Claude);
+    assert_eq!(f.tool_name(), Some("ticket_triage"));
     assert!(f.instruction().starts_with(
         "Answer by calling the tool `ticket_triage` exactly once. Its input is your answer: a single JSON value that conforms to the JSON Schema below.\nJSON Schema:\n"
     ));
     let bodies = recorded(include_str!(
-        "../../examples/recorded/claude/forced-tool/invalid-then-repaired.json"
+        "../../examples/recorded/claude/invalid-then-repaired.json"
     ));
     let Outcome::Repair(repair, last) = f.start().check_response(&bodies[0]) else {
         panic!("no repair")
     };
     assert!(repair.text().starts_with(
-        "Your previous answer was rejected: it does not conform to the JSON Schema (1 error):\n- at the top level: the required property `severity` is missing (schema: `/required`)\n"
+        "Your previous answer was rejected: it does not conform to the JSON Schema (2 errors):\n- at `/summary`: is 9 characters long, shorter than 10 (schema: `/properties/summary/minLength`)\n- at `/labels`: has duplicate items (schema: `/properties/labels/uniqueItems`)\n"
     ));
     assert!(repair.text().contains(&format!(
         "Call the tool `ticket_triage` again with corrected input, as a single JSON value, keeping what was already right. It must conform to this JSON Schema:\n{TICKET_TEXT}"
@@ -335,16 +435,12 @@ fn forced_tool_texts_ask_for_the_tool_call() {
 
 #[test]
 fn forced_tool_recordings_give_each_outcome() {
-    let f = forced_tool_flow();
-    let valid = recorded(include_str!(
-        "../../examples/recorded/claude/forced-tool/valid.json"
-    ));
+    let f = flow(Target::Claude);
+    let valid = recorded(include_str!("../../examples/recorded/claude/valid.json"));
     assert!(
         matches!(f.start().check_response(&valid[0]), Outcome::Accepted(v) if v["component"] == "checkout")
     );
-    let refusal = recorded(include_str!(
-        "../../examples/recorded/claude/forced-tool/refusal.json"
-    ));
+    let refusal = recorded(include_str!("../../examples/recorded/claude/refusal.json"));
     assert!(matches!(
         f.start().check_response(&refusal[0]),
         Outcome::Failed(Failure::NoAnswer {
@@ -353,36 +449,19 @@ fn forced_tool_recordings_give_each_outcome() {
         })
     ));
     let truncated = recorded(include_str!(
-        "../../examples/recorded/claude/forced-tool/truncated.json"
+        "../../examples/recorded/claude/truncated.json"
     ));
     assert!(matches!(
         f.start().check_response(&truncated[0]),
         Outcome::Failed(Failure::NoAnswer { error: ExtractError::Truncated { ref reason }, .. }) if reason == "max_tokens"
     ));
-    // The text-mode recordings hold no tool call: a forced-tool flow says so.
-    let text = recorded(include_str!("../../examples/recorded/claude/valid.json"));
+    // A text answer where the request forced the tool.
+    let text = json!({"type": "message", "role": "assistant", "content": [{"type": "text", "text": VALID}], "stop_reason": "end_turn"});
     assert!(matches!(
-        f.start().check_response(&text[0]),
+        f.start().check_response(&text),
         Outcome::Failed(Failure::NoAnswer {
             error: ExtractError::NoToolUse { .. },
             ..
         })
-    ));
-}
-
-#[test]
-fn object_only_json_modes_ask_for_an_object() {
-    let mut f = Flow::json(Target::OpenAi);
-    f.object_only = true;
-    f.instruction = prompt::instruction(&f);
-    assert_eq!(
-        f.instruction(),
-        "Answer with JSON only: a single JSON object, with no text before or after it and no Markdown code fence."
-    );
-    let Outcome::Repair(repair, _) = f.start().check("nope") else {
-        panic!("no repair")
-    };
-    assert!(repair.text().ends_with(
-        "Answer again with the corrected JSON only, keeping what was already right: a single JSON object, with no text before or after it and no Markdown code fence."
     ));
 }
