@@ -558,6 +558,7 @@
 pub mod derive;
 pub mod dialect;
 pub mod error;
+pub mod flow;
 pub mod gemini_wire;
 pub mod ir;
 pub mod keywords;
