@@ -36,7 +36,6 @@ fn widened_instruction_spells_out_every_unenforced_constraint() {
 JSON Schema:
 {TICKET_TEXT}
 These constraints of the schema are not enforced while you write, so make sure your answer meets them:
-- `$.summary`: must be 10 to 120 characters long.
 - `$.reporter_email`: must match the regular expression `@example\\.com$`.
 - `$.labels`: must not contain the same item twice.
 - `$.estimate_hours`: must be at least 0.5 and at most 40.
