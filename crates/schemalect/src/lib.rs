@@ -36,6 +36,7 @@ pub mod error;
 pub mod gemini_wire;
 pub mod ir;
 pub mod keywords;
+mod lens;
 pub mod limits;
 pub mod lower;
 pub mod pattern;

@@ -3,10 +3,11 @@
 
 pub mod caps;
 mod emit;
-mod normalize;
+pub(crate) mod normalize;
 mod ollama;
 
 use crate::ir::Schema;
+use crate::lens::reshape::Needs;
 use crate::lower::{Loss, LowerOptions, Mode, Target};
 use crate::value::{JsonType, TypeSet};
 use serde_json::Value;
@@ -25,6 +26,33 @@ pub fn capabilities(target: Target) -> Option<&'static Capabilities> {
     match target {
         Target::Ollama => Some(&ollama::CAPABILITIES),
         _ => None,
+    }
+}
+
+/// The reshapings a target's dialect needs to reach its strict mode (reshaping profile).
+pub(crate) fn reshape_needs(target: Target) -> Needs {
+    match target {
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => Needs {
+            close_objects: true,
+            all_required: true,
+            maps_as_entries: true,
+            opaque_free_objects: true,
+            envelope_root: true,
+        },
+        Target::Claude | Target::ClaudeNative => Needs {
+            close_objects: true,
+            all_required: false,
+            maps_as_entries: true,
+            opaque_free_objects: true,
+            envelope_root: true,
+        },
+        Target::Gemini => Needs {
+            maps_as_entries: true,
+            opaque_free_objects: true,
+            ..Needs::default()
+        },
+        // Both speak JSON Schema with explicit `additionalProperties`: nothing to reshape.
+        Target::GeminiJson | Target::Ollama => Needs::default(),
     }
 }
 

@@ -11,6 +11,7 @@ pub use target::{Target, UnknownTarget};
 
 use crate::error::ValidationErrors;
 use crate::ir::Schema;
+use crate::lens::{reshape, Lens, LensError, Sides};
 use crate::pointer::Pointer;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -264,6 +265,33 @@ pub struct Lowering {
     mode: Mode,
     wire: Value,
     losses: Vec<Loss>,
+    reshaped: Option<Reshaping>,
+}
+
+/// What a reshaping lowering needs to undo itself.
+#[derive(Clone, Debug)]
+struct Reshaping {
+    /// The normalised source the lens reads.
+    source: Schema,
+    /// The reshaped schema that was lowered.
+    wire: Schema,
+    lens: Lens,
+}
+
+impl Reshaping {
+    fn sides(&self) -> Sides<'_> {
+        Sides {
+            source: &self.source,
+            wire: &self.wire,
+        }
+    }
+}
+
+fn shape_error(e: LensError) -> AcceptError {
+    AcceptError::Shape {
+        pointer: e.pointer,
+        message: e.message,
+    }
 }
 
 impl Lowering {
@@ -275,6 +303,7 @@ impl Lowering {
             mode: Mode::Prompt,
             wire: Value::Object(serde_json::Map::new()),
             losses,
+            reshaped: None,
         }
     }
 
@@ -303,18 +332,46 @@ impl Lowering {
         self.schema.as_ref()
     }
 
-    /// Decodes the provider's answer, undoes any reshaping and validates it against the source.
+    /// True when the provider is asked for a reshaped value (reshaping profile) that
+    /// [`Lowering::accept`] turns back into a source value.
+    pub fn is_reshaped(&self) -> bool {
+        self.reshaped.is_some()
+    }
+
+    /// The value the provider is asked to produce for the source value `value` (identity unless
+    /// reshaped). Useful for few-shot examples and for testing.
+    pub fn encode(&self, value: &Value) -> Result<Value, AcceptError> {
+        match &self.reshaped {
+            Some(r) => r.lens.encode(value, r.sides()).map_err(shape_error),
+            None => Ok(value.clone()),
+        }
+    }
+
+    /// The source value for a decoded answer (identity unless reshaped). Reshapes only: it
+    /// never repairs a value, and it does not validate; [`Lowering::accept`] does both steps.
+    pub fn lift(&self, answer: &Value) -> Result<Value, AcceptError> {
+        match &self.reshaped {
+            Some(r) => r.lens.lift(answer, r.sides()).map_err(shape_error),
+            None => Ok(answer.clone()),
+        }
+    }
+
+    /// Decodes the provider's answer, undoes any reshaping and validates the result against the
+    /// source schema.
     pub fn accept<'a>(&self, answer: impl Into<Answer<'a>>) -> Result<Value, AcceptError> {
+        let decoded;
         let value = match answer.into() {
             Answer::Text(text) => {
-                serde_json::from_str::<Value>(text).map_err(|e| AcceptError::Decode {
+                decoded = serde_json::from_str::<Value>(text).map_err(|e| AcceptError::Decode {
                     line: e.line(),
                     column: e.column(),
                     message: crate::json_message(&e),
-                })?
+                })?;
+                &decoded
             }
-            Answer::Value(v) => v.clone(),
+            Answer::Value(v) => v,
         };
+        let value = self.lift(value)?;
         if let Some(schema) = &self.schema {
             schema.validate(&value)?;
         }
@@ -325,15 +382,38 @@ impl Lowering {
 impl Schema {
     /// Lowers the schema for `target`. Never fails: when nothing native can keep the widening
     /// contract, the lowering falls back to a weaker mode and says why in its losses.
+    ///
+    /// With [`Profile::Reshaping`], the target's reshapings are tried as well, and kept only
+    /// when they reach a stronger mode than the conservative lowering.
     pub fn lower(&self, target: Target, options: &LowerOptions) -> Lowering {
         let out = crate::dialect::lower(self, target, options);
-        Lowering {
+        let mut lowering = Lowering {
             schema: Some(self.clone()),
             target,
             mode: out.mode,
             wire: out.wire,
             losses: out.losses,
+            reshaped: None,
+        };
+        let needs = crate::dialect::reshape_needs(target);
+        if options.profile == Profile::Reshaping && lowering.mode > Mode::Exact && !needs.is_none()
+        {
+            let r = reshape::reshape(self, needs);
+            let out = crate::dialect::lower(&r.wire, target, options);
+            if out.mode < lowering.mode {
+                let mut losses = r.losses;
+                losses.extend(out.losses);
+                lowering.mode = out.mode;
+                lowering.wire = out.wire;
+                lowering.losses = losses;
+                lowering.reshaped = Some(Reshaping {
+                    source: r.source,
+                    wire: r.wire,
+                    lens: r.lens,
+                });
+            }
         }
+        lowering
     }
 }
 

@@ -18,6 +18,11 @@ impl Schema {
         Walk { schema: self }.node(self.root(), instance, &Path::Root, &mut None)
     }
 
+    /// True when `instance` satisfies the subschema `id` of this schema.
+    pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
+        Walk { schema: self }.node(id, instance, &Path::Root, &mut None)
+    }
+
     /// Every way `instance` fails the schema, or `Ok(())`.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
         let mut errors = Some(Vec::new());

@@ -1,0 +1,345 @@
+//! The lens of a reshaping lowering: how a source value becomes the value the provider is asked
+//! for (`encode`), and how the provider's answer becomes a source value again (`lift`).
+//!
+//! Strict decoders need closed objects, every property required and an object root; real
+//! schemas rarely are shaped like that. The reshaping profile sends a reshaped schema instead
+//! (see [`reshape`]) and records here how each reshaping is undone:
+//!
+//! - an optional property `p: T` becomes a required `p: T | null`; `null` means absent. When `T`
+//!   itself admits `null`, that would be ambiguous, so the present value is wrapped as
+//!   `{"value": …}` and `null` still means absent;
+//! - a map becomes a list of `{"key", "value"}` entries;
+//! - a node that admits arbitrary objects becomes a string holding JSON text;
+//! - a non-object root is wrapped as `{"value": …}`;
+//! - a union whose branches are reshaped is lifted by trying each branch, and is only reshaped
+//!   when the branches are provably disjoint, so exactly one branch can lift an answer.
+//!
+//! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment. Lift only
+//! reshapes; it never repairs (no clamping, no truncation, no guessing): an answer that does not
+//! have the requested shape is an error, and validation against the source decides the rest.
+
+pub(crate) mod reshape;
+
+use crate::ir::{NodeId, Schema};
+use crate::pointer::Pointer;
+use crate::value::{deeper_than, json_eq};
+use serde_json::{Map, Value};
+
+/// The member name of the root envelope and of the wrapper for optional nullable values.
+pub(crate) const VALUE: &str = "value";
+/// The member names of a map entry.
+pub(crate) const KEY: &str = "key";
+
+/// How a value is reshaped. `Identity` leaves it unchanged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) enum Lens {
+    #[default]
+    Identity,
+    /// The root wrapped as `{"value": …}`.
+    Envelope(Box<Lens>),
+    /// Objects and arrays whose parts are reshaped.
+    Shape(Box<ShapeLens>),
+    /// A map sent as `[{"key": k, "value": v}, …]`; the lens applies to each value.
+    Entries(Box<Lens>),
+    /// Any value sent as a string of JSON text.
+    Opaque,
+    /// A union whose branches are reshaped.
+    Union(Box<UnionLens>),
+}
+
+/// Reshaped parts of objects and arrays.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ShapeLens {
+    /// Properties whose value or presence is reshaped.
+    pub props: Vec<PropLens>,
+    /// `prefixItems` lenses, by position.
+    pub prefix: Vec<Lens>,
+    /// The `items` lens.
+    pub items: Lens,
+}
+
+/// One reshaped property.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PropLens {
+    pub name: Box<str>,
+    pub lens: Lens,
+    pub absent: Absent,
+}
+
+/// How an optional property's absence is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Absent {
+    /// The property is required in the source; no change.
+    Required,
+    /// Absent is sent as `null` (the property's schema does not admit `null`).
+    Null,
+    /// Absent is sent as `null` and a present value as `{"value": v}` (the schema admits `null`).
+    Wrapped,
+}
+
+/// A union of reshaped branches.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct UnionLens {
+    pub branches: Vec<Branch>,
+}
+
+/// One branch: where it is in the source and in the wire schema, and its lens.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Branch {
+    pub source: NodeId,
+    pub wire: NodeId,
+    pub lens: Lens,
+}
+
+/// Why a value could not be reshaped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LensError {
+    pub pointer: Pointer,
+    pub message: String,
+}
+
+/// Values deeper than this are not reshaped (JSON text from providers is at most 128 deep).
+const MAX_DEPTH: usize = 256;
+
+/// The schemas a lens works between: the (normalised) source and the reshaped wire schema.
+#[derive(Clone, Copy)]
+pub(crate) struct Sides<'a> {
+    pub source: &'a Schema,
+    pub wire: &'a Schema,
+}
+
+fn err(at: &Pointer, message: impl Into<String>) -> LensError {
+    LensError {
+        pointer: at.clone(),
+        message: message.into(),
+    }
+}
+
+impl Lens {
+    pub fn is_identity(&self) -> bool {
+        matches!(self, Lens::Identity)
+    }
+
+    /// Source value → wire value.
+    pub fn encode(&self, x: &Value, sides: Sides<'_>) -> Result<Value, LensError> {
+        if deeper_than(x, MAX_DEPTH) {
+            return Err(err(
+                &Pointer::root(),
+                "the value nests too deeply to reshape",
+            ));
+        }
+        self.enc(x, sides, &Pointer::root())
+    }
+
+    /// Wire value → source value.
+    pub fn lift(&self, w: &Value, sides: Sides<'_>) -> Result<Value, LensError> {
+        if deeper_than(w, MAX_DEPTH) {
+            return Err(err(
+                &Pointer::root(),
+                "the answer nests too deeply to reshape",
+            ));
+        }
+        self.lft(w, sides, &Pointer::root())
+    }
+
+    fn enc(&self, x: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
+        Ok(match self {
+            Lens::Identity => x.clone(),
+            Lens::Envelope(inner) => {
+                let mut m = Map::new();
+                m.insert(VALUE.into(), inner.enc(x, sides, &at.join(VALUE))?);
+                Value::Object(m)
+            }
+            Lens::Shape(shape) => shape.enc(x, sides, at)?,
+            Lens::Entries(inner) => match x {
+                Value::Object(map) => {
+                    let mut list = Vec::with_capacity(map.len());
+                    for (k, v) in map {
+                        let mut e = Map::new();
+                        e.insert(KEY.into(), Value::String(k.clone()));
+                        e.insert(VALUE.into(), inner.enc(v, sides, &at.join(k))?);
+                        list.push(Value::Object(e));
+                    }
+                    Value::Array(list)
+                }
+                other => other.clone(),
+            },
+            Lens::Opaque => Value::String(x.to_string()),
+            Lens::Union(u) => {
+                match u
+                    .branches
+                    .iter()
+                    .find(|b| sides.source.is_valid_at(b.source, x))
+                {
+                    Some(b) => b.lens.enc(x, sides, at)?,
+                    None => x.clone(),
+                }
+            }
+        })
+    }
+
+    fn lft(&self, w: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
+        Ok(match self {
+            Lens::Identity => w.clone(),
+            Lens::Envelope(inner) => match w {
+                Value::Object(m) if m.len() == 1 => match m.get(VALUE) {
+                    Some(v) => inner.lft(v, sides, &at.join(VALUE))?,
+                    None => {
+                        return Err(err(at, "expected an object with the single member `value`"))
+                    }
+                },
+                _ => return Err(err(at, "expected an object with the single member `value`")),
+            },
+            Lens::Shape(shape) => shape.lft(w, sides, at)?,
+            Lens::Entries(inner) => match w {
+                Value::Array(list) => {
+                    let mut map = Map::new();
+                    for (i, e) in list.iter().enumerate() {
+                        let here = at.index(i);
+                        let (Some(Value::String(k)), Some(v), 2) =
+                            (e.get(KEY), e.get(VALUE), e.as_object().map_or(0, Map::len))
+                        else {
+                            return Err(err(
+                                &here,
+                                "expected a map entry `{\"key\": string, \"value\": …}`",
+                            ));
+                        };
+                        if map.contains_key(k) {
+                            return Err(err(&here, format!("the key `{k}` appears twice")));
+                        }
+                        map.insert(k.clone(), inner.lft(v, sides, &here.join(VALUE))?);
+                    }
+                    Value::Object(map)
+                }
+                other => other.clone(),
+            },
+            Lens::Opaque => match w {
+                Value::String(text) => serde_json::from_str(text).map_err(|e| {
+                    err(
+                        at,
+                        format!(
+                            "expected a string of JSON text: {}",
+                            crate::json_message(&e)
+                        ),
+                    )
+                })?,
+                _ => return Err(err(at, "expected a string of JSON text")),
+            },
+            Lens::Union(u) => {
+                let mut found: Option<Value> = None;
+                for b in &u.branches {
+                    if !sides.wire.is_valid_at(b.wire, w) {
+                        continue;
+                    }
+                    let Ok(lifted) = b.lens.lft(w, sides, at) else {
+                        continue;
+                    };
+                    if !sides.source.is_valid_at(b.source, &lifted) {
+                        continue;
+                    }
+                    match &found {
+                        Some(f) if !json_eq(f, &lifted) => {
+                            return Err(err(
+                                at,
+                                "the answer matches several alternatives that read it differently",
+                            ));
+                        }
+                        Some(_) => {}
+                        None => found = Some(lifted),
+                    }
+                }
+                // No branch reads it: leave it as it is and let validation say what is wrong.
+                found.unwrap_or_else(|| w.clone())
+            }
+        })
+    }
+}
+
+impl ShapeLens {
+    fn enc(&self, x: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
+        Ok(match x {
+            Value::Object(map) => {
+                let mut out = Map::new();
+                for (k, v) in map {
+                    let here = at.join(k);
+                    let enc = match self.props.iter().find(|p| &*p.name == k.as_str()) {
+                        Some(p) => {
+                            let inner = p.lens.enc(v, sides, &here)?;
+                            if p.absent == Absent::Wrapped {
+                                let mut m = Map::new();
+                                m.insert(VALUE.into(), inner);
+                                Value::Object(m)
+                            } else {
+                                inner
+                            }
+                        }
+                        None => v.clone(),
+                    };
+                    out.insert(k.clone(), enc);
+                }
+                for p in &self.props {
+                    if p.absent != Absent::Required && !out.contains_key(&*p.name) {
+                        out.insert(p.name.to_string(), Value::Null);
+                    }
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => {
+                Value::Array(self.items_with(items, at, |l, v, here| l.enc(v, sides, here))?)
+            }
+            other => other.clone(),
+        })
+    }
+
+    fn lft(&self, w: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
+        Ok(match w {
+            Value::Object(map) => {
+                let mut out = Map::new();
+                for (k, v) in map {
+                    let here = at.join(k);
+                    match self.props.iter().find(|p| &*p.name == k.as_str()) {
+                        Some(p) => match (p.absent, v) {
+                            (Absent::Null | Absent::Wrapped, Value::Null) => {}
+                            (Absent::Wrapped, Value::Object(m))
+                                if m.len() == 1 && m.contains_key(VALUE) =>
+                            {
+                                let inner = m.get(VALUE).unwrap_or(&Value::Null);
+                                out.insert(k.clone(), p.lens.lft(inner, sides, &here.join(VALUE))?);
+                            }
+                            (Absent::Wrapped, _) => {
+                                return Err(err(&here, "expected null (absent) or an object with the single member `value`"));
+                            }
+                            _ => {
+                                out.insert(k.clone(), p.lens.lft(v, sides, &here)?);
+                            }
+                        },
+                        None => {
+                            out.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => {
+                Value::Array(self.items_with(items, at, |l, v, here| l.lft(v, sides, here))?)
+            }
+            other => other.clone(),
+        })
+    }
+
+    fn items_with(
+        &self,
+        items: &[Value],
+        at: &Pointer,
+        f: impl Fn(&Lens, &Value, &Pointer) -> Result<Value, LensError>,
+    ) -> Result<Vec<Value>, LensError> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| f(self.prefix.get(i).unwrap_or(&self.items), v, &at.index(i)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,461 @@
+//! The reshaping itself: from a source schema to the schema a strict decoder can enforce,
+//! building the [`Lens`] that undoes it. Each target asks only for the reshapings its dialect
+//! needs ([`Needs`]).
+//!
+//! The walk works on the normalised source (`allOf` merged, unions distributed over their
+//! siblings) and builds the wire schema in a copy of its arena: untouched subtrees keep their
+//! ids, reshaped nodes are appended. Subtrees under `not` and unmerged `allOf` are left alone
+//! (dialects drop or refuse them anyway).
+
+use super::{Absent, Branch, Lens, PropLens, ShapeLens, UnionLens, KEY, VALUE};
+use crate::dialect::normalize::{admitted, normalize, Rewrites};
+use crate::ir::{
+    Additional, Annotations, ArrayRules, Ir, Node, NodeId, ObjectRules, Properties, Schema,
+};
+use crate::lower::Loss;
+use crate::value::{JsonType, TypeSet};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Which reshapings a target needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Needs {
+    /// Close objects that declare properties (values in the declared fragment are unchanged).
+    pub close_objects: bool,
+    /// Every property required: optional ones become required-and-nullable.
+    pub all_required: bool,
+    /// Maps (`additionalProperties: {…}` without properties) become lists of entries.
+    pub maps_as_entries: bool,
+    /// Nodes admitting arbitrary objects become strings of JSON text.
+    pub opaque_free_objects: bool,
+    /// A root that is not a plain object becomes `{"value": root}`.
+    pub envelope_root: bool,
+}
+
+impl Needs {
+    /// True when nothing would be reshaped.
+    pub fn is_none(self) -> bool {
+        self == Needs::default()
+    }
+}
+
+/// A reshaped schema and its lens.
+pub(crate) struct Reshaped {
+    /// The normalised source the lens reads (equivalent to the source, or wider with losses).
+    pub source: Schema,
+    /// The schema to lower for the provider.
+    pub wire: Schema,
+    /// How values map between the two.
+    pub lens: Lens,
+    /// What the reshaping leaves unenforced natively.
+    pub losses: Vec<Loss>,
+}
+
+/// Reshapes `schema` for the given needs.
+pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
+    let normalized = normalize(
+        schema,
+        Rewrites {
+            flatten_all_of: true,
+            distribute_unions: true,
+        },
+    );
+    let source = normalized.schema;
+    let mut r = Reshaper {
+        source: &source,
+        needs,
+        nodes: source.ir.nodes.clone(),
+        memo: HashMap::new(),
+        losses: normalized.losses,
+    };
+    let (mut root, mut lens) = r.node(source.root(), 0);
+    if needs.envelope_root && !is_plain_object(&r, root) {
+        let pointer = source.root_node().pointer.clone();
+        root = r.push(object_node(&pointer, vec![(VALUE.into(), root)]));
+        lens = Lens::Envelope(Box::new(lens));
+    }
+    let wire = Schema {
+        ir: Arc::new(Ir {
+            nodes: r.nodes,
+            root,
+            subset: source.ir.subset,
+        }),
+    };
+    Reshaped {
+        losses: r.losses,
+        source,
+        wire,
+        lens,
+    }
+}
+
+/// A closed object with these required properties.
+fn object_node(pointer: &crate::Pointer, props: Vec<(Box<str>, NodeId)>) -> Node {
+    let required = props.iter().map(|(n, _)| n.clone()).collect();
+    Node {
+        pointer: pointer.clone(),
+        types: Some(TypeSet::of(JsonType::Object)),
+        object: Some(Box::new(ObjectRules {
+            properties: Properties::new(props),
+            required,
+            additional: Additional::Forbidden,
+        })),
+        ..Node::default()
+    }
+}
+
+/// True when the wire node only admits objects and is not a union (strict roots need that).
+fn is_plain_object(r: &Reshaper<'_>, id: NodeId) -> bool {
+    let Some(n) = r.nodes.get(id.index()) else {
+        return false;
+    };
+    n.types == Some(TypeSet::of(JsonType::Object))
+        && n.any_of.is_empty()
+        && n.one_of.is_empty()
+        && n.all_of.is_empty()
+}
+
+struct Reshaper<'s> {
+    source: &'s Schema,
+    needs: Needs,
+    nodes: Vec<Node>,
+    memo: HashMap<NodeId, (NodeId, Lens)>,
+    losses: Vec<Loss>,
+}
+
+impl Reshaper<'_> {
+    fn push(&mut self, node: Node) -> NodeId {
+        self.nodes.push(node);
+        NodeId((self.nodes.len() - 1) as u32)
+    }
+
+    fn node(&mut self, id: NodeId, depth: usize) -> (NodeId, Lens) {
+        if let Some(done) = self.memo.get(&id) {
+            return done.clone();
+        }
+        let out = if depth > 512 {
+            (id, Lens::Identity)
+        } else {
+            self.reshape(id, depth)
+        };
+        self.memo.insert(id, out.clone());
+        out
+    }
+
+    fn reshape(&mut self, id: NodeId, depth: usize) -> (NodeId, Lens) {
+        let src = self.source.node(id).clone();
+        let types = admitted(self.source, id);
+        let is_union = !src.any_of.is_empty() || !src.one_of.is_empty();
+
+        if !is_union && types.contains(JsonType::Object) {
+            if self.needs.maps_as_entries {
+                if let Some(done) = self.map_as_entries(&src, types, depth) {
+                    return done;
+                }
+            }
+            if self.needs.opaque_free_objects && admits_free_objects(&src) {
+                return self.opaque(&src);
+            }
+        }
+        if is_union {
+            return self.union(id, &src, depth);
+        }
+
+        let mut node = src.clone();
+        let mut shape = ShapeLens::default();
+        let mut changed = false;
+        if let Some(o) = &src.object {
+            let mut rules = (**o).clone();
+            let mut entries = Vec::with_capacity(o.properties.len());
+            for (name, pid) in o.properties.iter() {
+                let (wid, lens) = self.node(pid, depth + 1);
+                let required = o.is_required(name);
+                let (wid, absent) = if self.needs.all_required && !required {
+                    changed = true;
+                    self.optional(pid, wid)
+                } else {
+                    (wid, Absent::Required)
+                };
+                changed |= wid != pid;
+                if !lens.is_identity() || absent != Absent::Required {
+                    shape.props.push(PropLens {
+                        name: name.into(),
+                        lens,
+                        absent,
+                    });
+                }
+                entries.push((Box::<str>::from(name), wid));
+            }
+            if self.needs.close_objects
+                && !o.properties.is_empty()
+                && rules.additional != Additional::Forbidden
+            {
+                rules.additional = Additional::Forbidden;
+                changed = true;
+            } else if let Additional::Schema(aid) = rules.additional {
+                let (wid, lens) = self.node(aid, depth + 1);
+                if !lens.is_identity() {
+                    // Values under `additionalProperties` would need their own lens; keep the
+                    // source schema there instead (the dialect decides what it can send).
+                } else if wid != aid {
+                    rules.additional = Additional::Schema(wid);
+                    changed = true;
+                }
+            }
+            if self.needs.close_objects || self.needs.all_required {
+                let undeclared: Vec<Box<str>> = rules
+                    .required
+                    .iter()
+                    .filter(|r| !o.properties.contains(r))
+                    .cloned()
+                    .collect();
+                if !undeclared.is_empty() && rules.additional == Additional::Forbidden {
+                    self.losses.push(Loss::new(&src.pointer, "required", "names properties the object does not declare; a closed object cannot have them, so they are not sent"));
+                    rules.required.retain(|r| o.properties.contains(r));
+                    changed = true;
+                }
+            }
+            if self.needs.all_required {
+                rules.required = entries.iter().map(|(n, _)| n.clone()).collect();
+            }
+            rules.properties = Properties::new(entries);
+            node.object = Some(Box::new(rules));
+        }
+        if let Some(a) = &src.array {
+            let mut rules: ArrayRules = (**a).clone();
+            for (i, pid) in a.prefix_items.iter().enumerate() {
+                let (wid, lens) = self.node(*pid, depth + 1);
+                changed |= wid != *pid;
+                if let Some(slot) = rules.prefix_items.get_mut(i) {
+                    *slot = wid;
+                }
+                shape.prefix.push(lens);
+            }
+            if let Some(iid) = a.items {
+                let (wid, lens) = self.node(iid, depth + 1);
+                changed |= wid != iid;
+                rules.items = Some(wid);
+                shape.items = lens;
+            }
+            if shape.prefix.iter().all(Lens::is_identity) {
+                shape.prefix.clear();
+            }
+            node.array = Some(Box::new(rules));
+        }
+        if !changed {
+            return (id, Lens::Identity);
+        }
+        let wid = self.push(node);
+        let lens = if shape.props.is_empty() && shape.prefix.is_empty() && shape.items.is_identity()
+        {
+            Lens::Identity
+        } else {
+            Lens::Shape(Box::new(shape))
+        };
+        (wid, lens)
+    }
+
+    /// An optional property's wire schema: required and nullable, wrapped when its schema
+    /// already admits `null` so that `null` keeps meaning "absent" and nothing else.
+    fn optional(&mut self, source_id: NodeId, wire_id: NodeId) -> (NodeId, Absent) {
+        let pointer = self.source.node(source_id).pointer.clone();
+        let null = self.push(Node {
+            pointer: pointer.clone(),
+            types: Some(TypeSet::of(JsonType::Null)),
+            ..Node::default()
+        });
+        if admitted(self.source, source_id).contains(JsonType::Null) {
+            let wrapper = self.push(object_node(&pointer, vec![(VALUE.into(), wire_id)]));
+            let union = self.push(Node {
+                pointer,
+                any_of: vec![null, wrapper],
+                ..Node::default()
+            });
+            return (union, Absent::Wrapped);
+        }
+        let union = self.push(Node {
+            pointer,
+            any_of: vec![wire_id, null],
+            ..Node::default()
+        });
+        (union, Absent::Null)
+    }
+
+    fn map_as_entries(
+        &mut self,
+        src: &Node,
+        types: TypeSet,
+        depth: usize,
+    ) -> Option<(NodeId, Lens)> {
+        let o = src.object.as_ref()?;
+        let Additional::Schema(value_id) = o.additional else {
+            return None;
+        };
+        let only_objects_or_null =
+            types.intersect(TypeSet::of(JsonType::Object).with(JsonType::Null)) == types;
+        if !o.properties.is_empty()
+            || !only_objects_or_null
+            || src.enumeration.is_some()
+            || src.constant.is_some()
+        {
+            return None;
+        }
+        let (wid, lens) = self.node(value_id, depth + 1);
+        let key = self.push(Node {
+            pointer: src.pointer.clone(),
+            types: Some(TypeSet::of(JsonType::String)),
+            ..Node::default()
+        });
+        let entry = self.push(object_node(
+            &src.pointer,
+            vec![(KEY.into(), key), (VALUE.into(), wid)],
+        ));
+        if !o.required.is_empty() {
+            self.losses.push(Loss::new(&src.pointer, "required", "keys the map must have are not enforced natively (the map is sent as a list of entries)"));
+        }
+        self.losses.push(Loss::new(&src.pointer, "additionalProperties", "sent as a list of `{key, value}` entries: distinct keys are checked when the answer is read"));
+        let mut t = TypeSet::of(JsonType::Array);
+        if types.contains(JsonType::Null) {
+            t = t.with(JsonType::Null);
+        }
+        let list = self.push(Node {
+            pointer: src.pointer.clone(),
+            types: Some(t),
+            array: Some(Box::new(ArrayRules {
+                items: Some(entry),
+                ..ArrayRules::default()
+            })),
+            annotations: src.annotations.clone(),
+            ..Node::default()
+        });
+        Some((list, Lens::Entries(Box::new(lens))))
+    }
+
+    fn opaque(&mut self, src: &Node) -> (NodeId, Lens) {
+        let description = match src.description() {
+            Some(d) if !d.is_empty() => format!("{d} (JSON text)"),
+            _ => "JSON text".to_owned(),
+        };
+        self.losses.push(Loss::new(&src.pointer, "", "admits arbitrary objects, so it is sent as a string of JSON text; its constraints are checked when the answer is read"));
+        let id = self.push(Node {
+            pointer: src.pointer.clone(),
+            types: Some(TypeSet::of(JsonType::String)),
+            annotations: Some(Box::new(Annotations {
+                title: src.title().map(Into::into),
+                description: Some(description.into()),
+                ..Annotations::default()
+            })),
+            ..Node::default()
+        });
+        (id, Lens::Opaque)
+    }
+
+    fn union(&mut self, id: NodeId, src: &Node, depth: usize) -> (NodeId, Lens) {
+        let (branches, is_any) = if src.any_of.is_empty() {
+            (&src.one_of, false)
+        } else {
+            (&src.any_of, true)
+        };
+        let mut out = Vec::with_capacity(branches.len());
+        for b in branches {
+            let (wid, lens) = self.node(*b, depth + 1);
+            out.push(Branch {
+                source: *b,
+                wire: wid,
+                lens,
+            });
+        }
+        if out.iter().all(|b| b.wire == b.source) {
+            return (id, Lens::Identity);
+        }
+        let identity = out.iter().all(|b| b.lens.is_identity());
+        if !identity && !self.disjoint(branches) {
+            // Reshaped branches that could read one answer two ways: leave the union as the
+            // source has it (the dialect then decides what it can send).
+            return (id, Lens::Identity);
+        }
+        let mut node = src.clone();
+        let ids = out.iter().map(|b| b.wire).collect();
+        if is_any {
+            node.any_of = ids;
+        } else {
+            node.one_of = ids;
+        }
+        let wid = self.push(node);
+        let lens = if identity {
+            Lens::Identity
+        } else {
+            Lens::Union(Box::new(UnionLens { branches: out }))
+        };
+        (wid, lens)
+    }
+
+    /// True when no value can satisfy two branches: their types are disjoint, or they are
+    /// objects that require a common property with disjoint constant values.
+    fn disjoint(&self, branches: &[NodeId]) -> bool {
+        let types: Vec<TypeSet> = branches.iter().map(|b| admitted(self.source, *b)).collect();
+        for (i, a) in branches.iter().enumerate() {
+            for (j, b) in branches.iter().enumerate().skip(i + 1) {
+                let (ta, tb) = (
+                    types.get(i).copied().unwrap_or(TypeSet::ANY),
+                    types.get(j).copied().unwrap_or(TypeSet::ANY),
+                );
+                if ta.intersect(tb).is_empty() {
+                    continue;
+                }
+                let only_objects = |t: TypeSet| t.intersect(TypeSet::of(JsonType::Object)) == t;
+                if only_objects(ta) && only_objects(tb) && self.discriminated(*a, *b) {
+                    continue;
+                }
+                return false;
+            }
+        }
+        true
+    }
+
+    fn discriminated(&self, a: NodeId, b: NodeId) -> bool {
+        let (na, nb) = (self.source.node(a), self.source.node(b));
+        let (Some(oa), Some(ob)) = (&na.object, &nb.object) else {
+            return false;
+        };
+        oa.properties.iter().any(|(name, pa)| {
+            let Some(pb) = ob.properties.get(name) else {
+                return false;
+            };
+            if !oa.is_required(name) || !ob.is_required(name) {
+                return false;
+            }
+            match (
+                constants(self.source.node(pa)),
+                constants(self.source.node(pb)),
+            ) {
+                (Some(va), Some(vb)) => va
+                    .iter()
+                    .all(|x| !vb.iter().any(|y| crate::value::json_eq(x, y))),
+                _ => false,
+            }
+        })
+    }
+}
+
+/// The finite set of values a node allows through `const`/`enum`, if it has one.
+fn constants(n: &Node) -> Option<Vec<Value>> {
+    match (&n.constant, &n.enumeration) {
+        (Some(c), _) => Some(vec![(**c).clone()]),
+        (None, Some(e)) => Some(e.values.clone()),
+        _ => None,
+    }
+}
+
+/// A node that admits objects whose members it says nothing about (no declared properties,
+/// and undeclared members allowed without a schema).
+fn admits_free_objects(n: &Node) -> bool {
+    match &n.object {
+        None => true,
+        Some(o) => {
+            o.properties.is_empty()
+                && matches!(o.additional, Additional::Unspecified | Additional::Allowed)
+        }
+    }
+}

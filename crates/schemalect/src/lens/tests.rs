@@ -1,0 +1,168 @@
+use super::reshape::{reshape, Needs};
+use super::Sides;
+use crate::Schema;
+use serde_json::{json, Value};
+
+const STRICT: Needs = Needs {
+    close_objects: true,
+    all_required: true,
+    maps_as_entries: true,
+    opaque_free_objects: true,
+    envelope_root: true,
+};
+
+fn round_trip(schema: Value, needs: Needs, values: &[Value]) -> Vec<Value> {
+    let s = Schema::parse(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, needs);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    values
+        .iter()
+        .map(|x| {
+            assert!(s.is_valid(x), "test value must be valid: {x}");
+            let w = r.lens.encode(x, sides).unwrap_or_else(|e| panic!("{e:?}"));
+            assert!(
+                r.wire.is_valid(&w),
+                "encoded {w} does not satisfy the wire schema"
+            );
+            let back = r.lens.lift(&w, sides).unwrap_or_else(|e| panic!("{e:?}"));
+            assert_eq!(&back, x, "lift(encode(x)) != x (wire {w})");
+            w
+        })
+        .collect()
+}
+
+#[test]
+fn optional_properties_become_required_and_nullable() {
+    let s = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": ["integer", "null"]}, "c": {"type": "boolean"}},
+        "required": ["c"]
+    });
+    let w = round_trip(
+        s,
+        STRICT,
+        &[
+            json!({"c": true}),
+            json!({"a": "x", "b": null, "c": false}),
+            json!({"b": 3, "c": true}),
+        ],
+    );
+    assert_eq!(w[0], json!({"c": true, "a": null, "b": null}));
+    assert_eq!(w[1], json!({"a": "x", "b": {"value": null}, "c": false}));
+    assert_eq!(w[2], json!({"b": {"value": 3}, "c": true, "a": null}));
+}
+
+#[test]
+fn null_for_a_wrapped_optional_is_never_guessed() {
+    let s = Schema::parse(
+        &json!({"type": "object", "properties": {"b": {"type": ["integer", "null"]}}}),
+    )
+    .unwrap();
+    let r = reshape(&s, STRICT);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    assert_eq!(r.lens.lift(&json!({"b": null}), sides).unwrap(), json!({}));
+    assert_eq!(
+        r.lens.lift(&json!({"b": {"value": null}}), sides).unwrap(),
+        json!({"b": null})
+    );
+    assert!(r.lens.lift(&json!({"b": 3}), sides).is_err());
+}
+
+#[test]
+fn maps_become_entries_and_duplicate_keys_are_refused() {
+    let s = json!({"type": "object", "additionalProperties": {"type": "integer"}});
+    let w = round_trip(s.clone(), STRICT, &[json!({}), json!({"x": 1, "y": 2})]);
+    assert_eq!(
+        w[1],
+        json!({"value": [{"key": "x", "value": 1}, {"key": "y", "value": 2}]})
+    );
+    let schema = Schema::parse(&s).unwrap();
+    let r = reshape(&schema, STRICT);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    let dup = json!({"value": [{"key": "x", "value": 1}, {"key": "x", "value": 2}]});
+    assert!(r.lens.lift(&dup, sides).is_err());
+}
+
+#[test]
+fn free_objects_travel_as_json_text() {
+    let s = json!({"type": "object", "properties": {"meta": {"type": "object"}}, "required": ["meta"], "additionalProperties": false});
+    let w = round_trip(s, STRICT, &[json!({"meta": {"a": [1, {"b": null}]}})]);
+    assert_eq!(w[0], json!({"meta": "{\"a\":[1,{\"b\":null}]}"}));
+}
+
+#[test]
+fn non_object_roots_are_enveloped() {
+    let w = round_trip(
+        json!({"type": "array", "items": {"type": "string"}}),
+        STRICT,
+        &[json!(["a"])],
+    );
+    assert_eq!(w[0], json!({"value": ["a"]}));
+    let w = round_trip(
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+        STRICT,
+        &[json!(null), json!("x")],
+    );
+    assert_eq!(w[0], json!({"value": null}));
+}
+
+#[test]
+fn discriminated_unions_reshape_their_branches() {
+    let s = json!({
+        "type": "object",
+        "properties": {"shape": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind"]}
+        ]}},
+        "required": ["shape"]
+    });
+    let w = round_trip(
+        s,
+        STRICT,
+        &[
+            json!({"shape": {"kind": "circle"}}),
+            json!({"shape": {"kind": "square", "side": 2}}),
+        ],
+    );
+    assert_eq!(w[0], json!({"shape": {"kind": "circle", "r": null}}));
+}
+
+#[test]
+fn ambiguous_unions_are_left_alone() {
+    let s = json!({"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}},
+        {"type": "object", "properties": {"a": {"type": ["string", "null"]}}, "required": ["a"]}
+    ]});
+    let schema = Schema::parse(&s).unwrap();
+    let r = reshape(
+        &schema,
+        Needs {
+            all_required: true,
+            close_objects: true,
+            ..Needs::default()
+        },
+    );
+    assert_eq!(
+        r.wire.root(),
+        r.source.root(),
+        "the union must not be reshaped"
+    );
+}
+
+#[test]
+fn nothing_needed_means_identity() {
+    let s =
+        Schema::parse(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).unwrap();
+    let r = reshape(&s, Needs::default());
+    assert!(r.lens.is_identity());
+    assert_eq!(r.wire.root(), r.source.root());
+}
