@@ -104,7 +104,10 @@ fn parse_target(s: &str) -> Result<TargetSel, String> {
     }
     Target::from_name(s).map(TargetSel::One).ok_or_else(|| {
         let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
-        format!("unknown target `{s}`; expected `all` or one of: {}", names.join(", "))
+        format!(
+            "unknown target `{s}`; expected `all` or one of: {}",
+            names.join(", ")
+        )
     })
 }
 
@@ -119,7 +122,6 @@ pub fn targets(selection: &[TargetSel]) -> Vec<Target> {
         .filter(|t| selection.contains(&TargetSel::One(*t)))
         .collect()
 }
-
 
 /// `--profile`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -265,9 +267,7 @@ pub struct SuiteArgs {
 /// `KB`, `k` all mean the same).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let split = t
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (digits, unit) = t.split_at(split);
     let n: u64 = digits
         .parse()

@@ -145,7 +145,11 @@ impl fmt::Display for InputError {
 
 /// A limit to suggest: the next power of two above `n` (the file size, or the current limit).
 fn size_hint(n: u64) -> String {
-    human_size(n.saturating_add(1).checked_next_power_of_two().unwrap_or(u64::MAX))
+    human_size(
+        n.saturating_add(1)
+            .checked_next_power_of_two()
+            .unwrap_or(u64::MAX),
+    )
 }
 
 /// Sizes as people read them: `64MiB`, `1.5MiB`, `800B`.
@@ -467,7 +471,10 @@ mod tests {
             Kind::Suite
         );
         assert_eq!(detect(&json!([])), Kind::Schema);
-        assert_eq!(detect(&json!([{"schema": {}, "tests": []}, 1])), Kind::Schema);
+        assert_eq!(
+            detect(&json!([{"schema": {}, "tests": []}, 1])),
+            Kind::Schema
+        );
     }
 
     #[test]
@@ -492,7 +499,10 @@ mod tests {
         assert_eq!(e.position(), Some((3, 1)));
         let deep = "[".repeat(1000);
         let e = parse_json(&deep).unwrap_err();
-        assert!(e.to_string().contains("nested deeper than 128 levels"), "{e}");
+        assert!(
+            e.to_string().contains("nested deeper than 128 levels"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -346,21 +346,33 @@ mod tests {
 
     #[test]
     fn finds_keywords_through_escaped_keys() {
-        assert_eq!(at(DOC, "/properties/a~1b", "$ref"), (4, 13, "\"$ref\"".into()));
+        assert_eq!(
+            at(DOC, "/properties/a~1b", "$ref"),
+            (4, 13, "\"$ref\"".into())
+        );
         assert_eq!(
             at(DOC, "/properties/t~0n/items/1", "pattern"),
             (5, 30, "\"pattern\"".into())
         );
         // Escaped key (\u00e9 = é), and the last of duplicate keys.
-        assert_eq!(at(DOC, "/properties/ét\u{e9}", "type"), (6, 42, "\"type\"".into()));
+        assert_eq!(
+            at(DOC, "/properties/ét\u{e9}", "type"),
+            (6, 42, "\"type\"".into())
+        );
         // Columns count characters, not bytes.
-        assert_eq!(at(DOC, "/properties/é2/not", "type"), (7, 20, "\"type\"".into()));
+        assert_eq!(
+            at(DOC, "/properties/é2/not", "type"),
+            (7, 20, "\"type\"".into())
+        );
     }
 
     #[test]
     fn falls_back_to_the_value() {
         // A boolean subschema: the value itself.
-        assert_eq!(at(DOC, "/properties/t~0n/items/0", "items"), (5, 23, "true".into()));
+        assert_eq!(
+            at(DOC, "/properties/t~0n/items/0", "items"),
+            (5, 23, "true".into())
+        );
         // A missing keyword: the object's opening brace.
         assert_eq!(at(DOC, "/properties/a~1b", "minimum"), (4, 12, "{".into()));
         // The root.
@@ -380,7 +392,18 @@ mod tests {
 
     #[test]
     fn never_panics_on_garbage() {
-        for text in ["", "{", "[", "\"", "{\"a", "{\"a\":", "[1,", "{\"\\u12\":1}", "}}}", "\\"] {
+        for text in [
+            "",
+            "{",
+            "[",
+            "\"",
+            "{\"a",
+            "{\"a\":",
+            "[1,",
+            "{\"\\u12\":1}",
+            "}}}",
+            "\\",
+        ] {
             for p in ["", "/a", "/0", "/a/0"] {
                 let toks: Vec<String> = tokens(p).collect();
                 let _ = find(text, &toks, "a");

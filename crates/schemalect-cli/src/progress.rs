@@ -85,7 +85,9 @@ impl Bar {
 
 /// `[=====>    ] 1234/7616 files`
 pub fn render(done: usize, total: usize, width: usize) -> String {
-    let filled = (done.min(total) * width).checked_div(total).unwrap_or(width);
+    let filled = (done.min(total) * width)
+        .checked_div(total)
+        .unwrap_or(width);
     let mut bar = "=".repeat(filled);
     if filled < width {
         bar.push('>');

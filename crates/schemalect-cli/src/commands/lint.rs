@@ -183,14 +183,16 @@ impl Job {
                                 plural(n)
                             );
                             for v in &e.violations {
-                                let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
+                                let region =
+                                    locator.region(&prefix, v.pointer.as_str(), &v.keyword);
                                 text::violation(&mut text, region, v);
                             }
                         }
                     }
                 }
                 LintFormat::Sarif => {
-                    let at = |pointer: &str, keyword: &str| locator.region(&prefix, pointer, keyword);
+                    let at =
+                        |pointer: &str, keyword: &str| locator.region(&prefix, pointer, keyword);
                     let name = match g.place {
                         Place::Suite(i) => format!("group {i}: "),
                         Place::Root | Place::Bench => String::new(),

@@ -7,7 +7,7 @@ pub mod lower;
 pub mod suite;
 
 use crate::input::{self, Document, Group, InputError, Item, Kind};
-use schemalect::{Lowering, LowerOptions, ParseOptions, Schema, SubsetError, Target};
+use schemalect::{LowerOptions, Lowering, ParseOptions, Schema, SubsetError, Target};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -75,8 +75,9 @@ impl FileError {
 /// Reads and parses the file of `item`.
 pub fn load(item: &Item, max_file_size: u64) -> Result<Document, FileError> {
     match item {
-        Item::File(p) => input::load(p, max_file_size)
-            .map_err(|e| FileError::new(&input::display_path(p), &e)),
+        Item::File(p) => {
+            input::load(p, max_file_size).map_err(|e| FileError::new(&input::display_path(p), &e))
+        }
         Item::Problem(p, e) => Err(FileError::new(&input::display_path(p), e)),
     }
 }
@@ -115,7 +116,11 @@ impl Settings {
     pub fn analyse(&self, schema: &Value) -> Analysis {
         let parsed = Schema::parse_with(schema, &self.parse);
         let lowerings = match &parsed {
-            Ok(s) => self.targets.iter().map(|t| s.lower(*t, &self.lower)).collect(),
+            Ok(s) => self
+                .targets
+                .iter()
+                .map(|t| s.lower(*t, &self.lower))
+                .collect(),
             Err(_) => Vec::new(),
         };
         Analysis { parsed, lowerings }
@@ -192,10 +197,14 @@ mod tests {
         );
         assert_eq!(seen, (0..200).collect::<Vec<_>>());
         let mut count = 0;
-        run_ordered(&items, |_| (), |()| {
-            count += 1;
-            count < 5
-        });
+        run_ordered(
+            &items,
+            |_| (),
+            |()| {
+                count += 1;
+                count < 5
+            },
+        );
         assert_eq!(count, 5);
     }
 

@@ -83,20 +83,30 @@ pub fn run(args: SuiteArgs) -> Status {
 /// Values sent to and got back from the provider under a reshaping profile.
 type LensValues = (Vec<Option<Value>>, Vec<Option<Value>>);
 
-/// The one place where `encoded` and `lifted` are filled, aligned with the tests (`None` where
-/// not applicable). Conservative lowerings never reshape, so they have none. Reshaping ones need
-/// the library to apply a lowering's reshaping to an instance and undo it; `Lowering` has no
-/// public encode/lift yet, so until it does both fields stay absent, as `docs/cli.md` says.
+/// The one place where `encoded` and `lifted` are filled: only under the reshaping profile,
+/// for every lowering (the lens is the identity where nothing was reshaped), aligned with the
+/// tests. A test gets values only when it has `data` that the source schema accepts (the lens
+/// is defined on source values); elsewhere, and when encoding or lifting fails, `null`.
 fn lens_values(
-    _lowering: &Lowering,
+    lowering: &Lowering,
     profile: Profile,
-    _tests: &[TestCase<'_>],
+    cases: &[TestCase<'_>],
+    verdicts: &[TestVerdict],
 ) -> Option<LensValues> {
     if profile != Profile::Reshaping {
         return None;
     }
-    // Per test with `data`: (Some(lowering.encode(data)), Some(lowering.lift(encoded))).
-    None
+    let mut encoded = Vec::with_capacity(cases.len());
+    let mut lifted = Vec::with_capacity(cases.len());
+    for (case, verdict) in cases.iter().zip(verdicts) {
+        let enc = match (case.data, verdict.actual) {
+            (Some(data), Some(true)) => lowering.encode(data).ok(),
+            _ => None,
+        };
+        lifted.push(enc.as_ref().and_then(|e| lowering.lift(e).ok()));
+        encoded.push(enc);
+    }
+    Some((encoded, lifted))
 }
 
 fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
@@ -154,7 +164,7 @@ fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
                     .lowerings
                     .iter()
                     .map(|l| {
-                        let lens = lens_values(l, settings.lower.profile, &cases);
+                        let lens = lens_values(l, settings.lower.profile, &cases, &verdicts);
                         let (encoded, lifted) = match lens {
                             Some((e, l)) => (Some(e), Some(l)),
                             None => (None, None),
@@ -190,17 +200,16 @@ fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
                     Ok(_) => {
                         let _ = writeln!(buf, "{}  in subset{description}", label(&name, g));
                         let passed = verdicts.len() - failures.len();
-                        let _ = writeln!(
-                            buf,
-                            "  tests: {passed} of {} as labelled",
-                            verdicts.len()
-                        );
+                        let _ =
+                            writeln!(buf, "  tests: {passed} of {} as labelled", verdicts.len());
                         for (v, t) in &failures {
                             let _ = writeln!(
                                 buf,
                                 "    test {}{}: expected {}, got {}",
                                 v.index,
-                                t.description.map(|d| format!(" \"{d}\"")).unwrap_or_default(),
+                                t.description
+                                    .map(|d| format!(" \"{d}\""))
+                                    .unwrap_or_default(),
                                 verdict(v.expected),
                                 verdict(v.actual)
                             );

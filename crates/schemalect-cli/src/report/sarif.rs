@@ -263,7 +263,11 @@ mod tests {
             region: None,
         };
         let doc = document(
-            &[f(loss_rule("pattern")), f(input_rule()), f(loss_rule("pattern"))],
+            &[
+                f(loss_rule("pattern")),
+                f(input_rule()),
+                f(loss_rule("pattern")),
+            ],
             false,
         );
         let run = &doc["runs"][0];
