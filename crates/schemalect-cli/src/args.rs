@@ -81,7 +81,8 @@ impl LimitArgs {
 /// Which targets and how to lower (`lint`, `lower`, `suite`).
 #[derive(Clone, Debug, Args)]
 pub struct TargetArgs {
-    /// Targets, comma-separated or repeated; `all` for every target.
+    /// Targets, comma-separated or repeated; `all` for every target (the default, except for
+    /// `lower` in text format, which needs exactly one).
     #[arg(long, value_name = "TARGET", value_delimiter = ',', value_parser = parse_target)]
     pub target: Vec<TargetSel>,
     /// Which rewrites a lowering may use.
@@ -219,12 +220,8 @@ pub struct LowerArgs {
     /// Output format. Text prints the wire of one target on stdout and the losses on stderr.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// The target; with `--format json`, several (comma-separated or repeated) or `all`.
-    #[arg(long, required = true, value_name = "TARGET", value_delimiter = ',', value_parser = parse_target)]
-    pub target: Vec<TargetSel>,
-    /// Which rewrites a lowering may use.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Conservative)]
-    pub profile: ProfileArg,
+    #[command(flatten)]
+    pub targets: TargetArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]

@@ -7,6 +7,9 @@
 //! no such key (a subschema that is `true`, say), the span of the node's value. Like the parser,
 //! it takes the last of duplicate keys. It never panics and never recurses.
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
 /// A byte span in the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Span {
@@ -78,11 +81,14 @@ pub struct Region {
     pub end_column: usize,
 }
 
-/// Locates schema pointers in one document's text; the line index is built on first use.
+/// Locates schema pointers in one document's text. The line index and the members of each
+/// object (elements of each list) walked through are built on first use and kept, so many
+/// lookups in one file cost one pass over the parts they visit, not one pass each.
 #[derive(Debug)]
 pub struct Locator<'a> {
     text: &'a str,
-    index: std::cell::OnceCell<LineIndex<'a>>,
+    index: OnceCell<LineIndex<'a>>,
+    walker: RefCell<Walker<'a>>,
 }
 
 impl<'a> Locator<'a> {
@@ -90,16 +96,16 @@ impl<'a> Locator<'a> {
     pub fn new(text: &'a str) -> Self {
         Locator {
             text,
-            index: std::cell::OnceCell::new(),
+            index: OnceCell::new(),
+            walker: RefCell::new(Walker::new(text)),
         }
     }
 
     /// The region of `keyword` in the schema node at `pointer`, the schema itself being at
     /// `prefix` in the document.
     pub fn region(&self, prefix: &[String], pointer: &str, keyword: &str) -> Option<Region> {
-        let mut toks: Vec<String> = prefix.to_vec();
-        toks.extend(tokens(pointer));
-        let span = find(self.text, &toks, keyword)?;
+        let toks: Vec<String> = prefix.iter().cloned().chain(tokens(pointer)).collect();
+        let span = self.walker.try_borrow_mut().ok()?.find(&toks, keyword)?;
         let index = self.index.get_or_init(|| LineIndex::new(self.text));
         let (start_line, start_column) = index.position(span.start);
         let (end_line, end_column) = index.position(span.end);
@@ -112,27 +118,6 @@ impl<'a> Locator<'a> {
     }
 }
 
-/// Finds `keyword` in the object at `tokens` (the unescaped pointer tokens), or the value at
-/// `tokens` when there is no such key. `None` only when the pointer does not lead anywhere.
-pub fn find<S: AsRef<str>>(text: &str, tokens: &[S], keyword: &str) -> Option<Span> {
-    let b = text.as_bytes();
-    let mut at = skip_ws(b, 0);
-    for token in tokens {
-        at = child(b, at, token.as_ref())?;
-    }
-    if !keyword.is_empty() && b.get(at) == Some(&b'{') {
-        if let Some(span) = last_member(b, at, keyword).map(|m| m.key) {
-            return Some(span);
-        }
-    }
-    // An object or a list: its opening bracket; a scalar: the whole token.
-    let end = match b.get(at) {
-        Some(b'{' | b'[') | None => at + 1,
-        Some(_) => value_end(b, at).unwrap_or(at + 1),
-    };
-    Some(Span { start: at, end })
-}
-
 /// The tokens of pointer text (`/a~1b/0` → `["a/b", "0"]`).
 pub fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
     pointer
@@ -141,66 +126,133 @@ pub fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
         .map(|t| t.replace("~1", "/").replace("~0", "~"))
 }
 
+#[derive(Debug)]
 struct Member {
     key: Span,
     value: usize,
 }
 
-/// The start of the value at `token` under the value starting at `at`.
-fn child(b: &[u8], at: usize, token: &str) -> Option<usize> {
-    match b.get(at)? {
-        b'{' => last_member(b, at, token).map(|m| m.value),
-        b'[' => {
-            let index: usize = token.parse().ok()?;
-            let mut i = skip_ws(b, at + 1);
-            if b.get(i) == Some(&b']') {
-                return None;
-            }
-            for _ in 0..index {
-                i = skip_ws(b, value_end(b, i)?);
-                if b.get(i) != Some(&b',') {
-                    return None;
-                }
-                i = skip_ws(b, i + 1);
-            }
-            Some(i)
+/// An object's members or a list's element starts, as far as they could be read.
+#[derive(Debug)]
+enum Container {
+    Object(Vec<Member>),
+    List(Vec<usize>),
+}
+
+/// Walks the text, keeping each container it reads by its start offset.
+#[derive(Debug)]
+struct Walker<'a> {
+    b: &'a [u8],
+    seen: HashMap<usize, Container>,
+}
+
+impl<'a> Walker<'a> {
+    fn new(text: &'a str) -> Self {
+        Walker {
+            b: text.as_bytes(),
+            seen: HashMap::new(),
         }
-        _ => None,
+    }
+
+    /// Finds `keyword` in the object at `tokens` (the unescaped pointer tokens), or the value
+    /// at `tokens` when there is no such key. `None` only when the pointer leads nowhere.
+    fn find<S: AsRef<str>>(&mut self, tokens: &[S], keyword: &str) -> Option<Span> {
+        let b = self.b;
+        let mut at = skip_ws(b, 0);
+        for token in tokens {
+            at = match self.container(at)? {
+                Container::Object(members) => last_named(b, members, token.as_ref())?.value,
+                Container::List(items) => *items.get(token.as_ref().parse::<usize>().ok()?)?,
+            };
+        }
+        if !keyword.is_empty() {
+            if let Some(Container::Object(members)) = self.container(at) {
+                if let Some(m) = last_named(b, members, keyword) {
+                    return Some(m.key);
+                }
+            }
+        }
+        // An object or a list: its opening bracket; a scalar: the whole token.
+        let end = match b.get(at) {
+            Some(b'{' | b'[') | None => at + 1,
+            Some(_) => value_end(b, at).unwrap_or(at + 1),
+        };
+        Some(Span { start: at, end })
+    }
+
+    /// The container starting at `at`, read once.
+    fn container(&mut self, at: usize) -> Option<&Container> {
+        let b = self.b;
+        let kind = *b.get(at)?;
+        if kind != b'{' && kind != b'[' {
+            return None;
+        }
+        Some(self.seen.entry(at).or_insert_with(|| {
+            if kind == b'{' {
+                Container::Object(members(b, at))
+            } else {
+                Container::List(elements(b, at))
+            }
+        }))
     }
 }
 
-/// The last member named `name` of the object starting at `at`.
-fn last_member(b: &[u8], at: usize, name: &str) -> Option<Member> {
-    let mut found = None;
+/// The last member called `name` (the parser keeps the last of duplicate keys).
+fn last_named<'m>(b: &[u8], members: &'m [Member], name: &str) -> Option<&'m Member> {
+    members.iter().rev().find(|m| {
+        b.get(m.key.start + 1..m.key.end - 1)
+            .is_some_and(|raw| key_equals(raw, name))
+    })
+}
+
+/// The members of the object starting at `at`, up to the first thing that is not one.
+fn members(b: &[u8], at: usize) -> Vec<Member> {
+    let mut out = Vec::new();
     let mut i = skip_ws(b, at + 1);
-    if b.get(i) == Some(&b'}') {
-        return None;
-    }
-    loop {
-        if b.get(i) != Some(&b'"') {
-            return found;
-        }
-        let key_end = string_end(b, i)?;
+    while b.get(i) == Some(&b'"') {
+        let Some(key_end) = string_end(b, i) else {
+            break;
+        };
         let colon = skip_ws(b, key_end);
         if b.get(colon) != Some(&b':') {
-            return found;
+            break;
         }
         let value = skip_ws(b, colon + 1);
-        if key_equals(b.get(i + 1..key_end - 1)?, name) {
-            found = Some(Member {
-                key: Span {
-                    start: i,
-                    end: key_end,
-                },
-                value,
-            });
+        out.push(Member {
+            key: Span {
+                start: i,
+                end: key_end,
+            },
+            value,
+        });
+        let Some(end) = value_end(b, value) else {
+            break;
+        };
+        i = skip_ws(b, end);
+        if b.get(i) != Some(&b',') {
+            break;
         }
-        i = skip_ws(b, value_end(b, value)?);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            _ => return found,
-        }
+        i = skip_ws(b, i + 1);
     }
+    out
+}
+
+/// The element starts of the list starting at `at`, up to the first thing that is not one.
+fn elements(b: &[u8], at: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(b, at + 1);
+    while !matches!(b.get(i), None | Some(b']')) {
+        out.push(i);
+        let Some(end) = value_end(b, i) else {
+            break;
+        };
+        i = skip_ws(b, end);
+        if b.get(i) != Some(&b',') {
+            break;
+        }
+        i = skip_ws(b, i + 1);
+    }
+    out
 }
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
@@ -327,6 +379,10 @@ fn hex4(h: &[u8]) -> Option<u32> {
 mod tests {
     use super::*;
 
+    fn find<S: AsRef<str>>(text: &str, tokens: &[S], keyword: &str) -> Option<Span> {
+        Walker::new(text).find(tokens, keyword)
+    }
+
     fn at(text: &str, pointer: &str, keyword: &str) -> (usize, usize, String) {
         let toks: Vec<String> = tokens(pointer).collect();
         let span = find(text, &toks, keyword).expect("located");
@@ -409,6 +465,24 @@ mod tests {
                 let _ = find(text, &toks, "a");
             }
         }
+    }
+
+    #[test]
+    fn a_locator_answers_many_lookups_from_one_walk() {
+        let loc = Locator::new(DOC);
+        let prefix: Vec<String> = Vec::new();
+        for _ in 0..3 {
+            let r = loc.region(&prefix, "/properties/a~1b", "$ref").unwrap();
+            assert_eq!((r.start_line, r.start_column, r.end_column), (4, 13, 19));
+            let r = loc
+                .region(&prefix, "/properties/t~0n/items/1", "pattern")
+                .unwrap();
+            assert_eq!((r.start_line, r.start_column), (5, 30));
+        }
+        assert!(loc
+            .region(&prefix, "/properties/t~0n/items/2", "")
+            .is_none());
+        assert!(loc.region(&prefix, "/nope", "type").is_none());
     }
 
     #[test]

@@ -46,18 +46,25 @@ pub fn run(args: LintArgs) -> Status {
     let mut out = Out::new();
     let mut status = Status::Clean;
     let mut summary = Summary::new(job.settings.targets.len());
-    let mut findings = Vec::new();
+    let mut sarif = sarif::Writer::default();
+    if job.format == LintFormat::Sarif {
+        let mut buf = Vec::new();
+        sarif.begin(&mut buf);
+        out.write(&buf);
+    }
     run_ordered(
         &items,
         |item| job.file(item),
-        |r| {
+        |mut r| {
             console.step();
             if let Some(e) = &r.error {
                 console.message(&e.message());
             }
             status.raise(r.status);
             summary.merge(r.summary);
-            findings.extend(r.findings);
+            for f in &r.findings {
+                sarif.result(&mut r.out, f);
+            }
             out.write(&r.out)
         },
     );
@@ -74,9 +81,8 @@ pub fn run(args: LintArgs) -> Status {
             out.write(buf.as_bytes());
         }
         LintFormat::Sarif => {
-            let doc = sarif::document(&findings, status < Status::Error);
-            let mut buf = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-            buf.push(b'\n');
+            let mut buf = Vec::new();
+            sarif.end(&mut buf, status < Status::Error);
             out.write(&buf);
         }
     }

@@ -21,11 +21,12 @@ struct FileReport {
 pub fn run(args: LowerArgs) -> Status {
     let settings = Settings {
         parse: args.limits.parse_options(),
-        lower: args.profile.lower_options(),
-        targets: targets(&args.target),
+        lower: args.targets.profile.lower_options(),
+        targets: targets(&args.targets.target),
     };
     let mut console = Console::new(0);
-    if args.format == Format::Text && settings.targets.len() != 1 {
+    let one_target = !args.targets.target.is_empty() && settings.targets.len() == 1;
+    if args.format == Format::Text && !one_target {
         console.message(
             "schemalect lower: text output is the wire of one target; pass a single --target, or --format json for several",
         );

@@ -6,8 +6,9 @@
 
 use crate::locate::Region;
 use schemalect::{Mode, Violation, ViolationKind};
-use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::path::{Component, Path};
 
 /// The schema of SARIF 2.1.0 documents.
@@ -182,64 +183,131 @@ fn encode(segment: &str) -> String {
     out
 }
 
-/// The SARIF document for `findings` (in order), with rules sorted by id.
-pub fn document(findings: &[Finding], execution_successful: bool) -> Value {
-    let mut rules: BTreeMap<&str, &Rule> = BTreeMap::new();
-    for f in findings {
-        rules.entry(&f.rule.id).or_insert(&f.rule);
+/// Writes the SARIF document as findings come, so memory stays flat: the results first, then
+/// the invocation and the tool with its rules (each rule listed once, in order of first use,
+/// which `ruleIndex` refers to). Key order inside a JSON object carries no meaning in SARIF.
+#[derive(Debug, Default)]
+pub struct Writer {
+    rules: Vec<Rule>,
+    index: HashMap<String, usize>,
+    results: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultOut<'a> {
+    rule_id: &'a str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text<'a>,
+    locations: [Location<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct Text<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location<'a> {
+    physical_location: Physical<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Physical<'a> {
+    artifact_location: Artifact<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<RegionOut>,
+}
+
+#[derive(Serialize)]
+struct Artifact<'a> {
+    uri: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RegionOut {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+impl Writer {
+    /// The opening of the document, up to the first result.
+    pub fn begin(&self, buf: &mut Vec<u8>) {
+        let head = json!({"$schema": SCHEMA_URI, "version": "2.1.0"}).to_string();
+        // `{"$schema":…,"version":"2.1.0"` then the run.
+        buf.extend_from_slice(head.trim_end_matches('}').as_bytes());
+        buf.extend_from_slice(b",\"runs\":[{\"columnKind\":\"unicodeCodePoints\",\"results\":[");
     }
-    let index: BTreeMap<&str, usize> = rules.keys().enumerate().map(|(i, k)| (*k, i)).collect();
-    let rules_json: Vec<Value> = rules
-        .values()
-        .map(|r| {
-            json!({
-                "id": r.id,
-                "shortDescription": {"text": r.description},
-                "defaultConfiguration": {"level": r.level.name()},
-            })
-        })
-        .collect();
-    let results: Vec<Value> = findings
-        .iter()
-        .map(|f| {
-            let mut physical = Map::new();
-            physical.insert("artifactLocation".into(), json!({"uri": f.uri}));
-            if let Some(r) = f.region {
-                physical.insert(
-                    "region".into(),
-                    json!({
-                        "startLine": r.start_line,
-                        "startColumn": r.start_column,
-                        "endLine": r.end_line,
-                        "endColumn": r.end_column,
-                    }),
-                );
+
+    /// One result.
+    pub fn result(&mut self, buf: &mut Vec<u8>, f: &Finding) {
+        let rule_index = match self.index.get(&f.rule.id) {
+            Some(i) => *i,
+            None => {
+                let i = self.rules.len();
+                self.index.insert(f.rule.id.clone(), i);
+                self.rules.push(f.rule.clone());
+                i
             }
-            json!({
-                "ruleId": f.rule.id,
-                "ruleIndex": index.get(f.rule.id.as_str()).copied().unwrap_or(0),
-                "level": f.rule.level.name(),
-                "message": {"text": f.message},
-                "locations": [{"physicalLocation": physical}],
+        };
+        let out = ResultOut {
+            rule_id: &f.rule.id,
+            rule_index,
+            level: f.rule.level.name(),
+            message: Text { text: &f.message },
+            locations: [Location {
+                physical_location: Physical {
+                    artifact_location: Artifact { uri: &f.uri },
+                    region: f.region.map(|r| RegionOut {
+                        start_line: r.start_line,
+                        start_column: r.start_column,
+                        end_line: r.end_line,
+                        end_column: r.end_column,
+                    }),
+                },
+            }],
+        };
+        buf.extend_from_slice(if self.results == 0 { b"\n" } else { b",\n" });
+        if serde_json::to_writer(&mut *buf, &out).is_ok() {
+            self.results += 1;
+        }
+    }
+
+    /// The rest of the document: the invocation, the tool and its rules.
+    pub fn end(&self, buf: &mut Vec<u8>, execution_successful: bool) {
+        let rules: Vec<Value> = self
+            .rules
+            .iter()
+            .map(|r| {
+                json!({
+                    "id": r.id,
+                    "shortDescription": {"text": r.description},
+                    "defaultConfiguration": {"level": r.level.name()},
+                })
             })
-        })
-        .collect();
-    json!({
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
+            .collect();
+        let tail = json!({
+            "invocations": [{"executionSuccessful": execution_successful}],
             "tool": {"driver": {
                 "name": "schemalect",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
                 "informationUri": env!("CARGO_PKG_HOMEPAGE"),
-                "rules": rules_json,
+                "rules": rules,
             }},
-            "columnKind": "unicodeCodePoints",
-            "invocations": [{"executionSuccessful": execution_successful}],
-            "results": results,
-        }],
-    })
+        })
+        .to_string();
+        buf.extend_from_slice(b"\n],");
+        // The members of `tail`, without its braces, close the run.
+        buf.extend_from_slice(tail.trim_start_matches('{').as_bytes());
+        buf.extend_from_slice(b"]}\n");
+    }
 }
 
 #[cfg(test)]
@@ -256,25 +324,56 @@ mod tests {
 
     #[test]
     fn rules_are_listed_once_and_indexed() {
-        let f = |rule: Rule| Finding {
+        let f = |rule: Rule, region: Option<Region>| Finding {
             rule,
             message: "m".into(),
             uri: "a.json".into(),
-            region: None,
+            region,
         };
-        let doc = document(
-            &[
-                f(loss_rule("pattern")),
-                f(input_rule()),
-                f(loss_rule("pattern")),
-            ],
-            false,
-        );
+        let region = Region {
+            start_line: 2,
+            start_column: 3,
+            end_line: 2,
+            end_column: 9,
+        };
+        let mut w = Writer::default();
+        let mut buf = Vec::new();
+        w.begin(&mut buf);
+        for x in [
+            f(loss_rule("pattern"), Some(region)),
+            f(input_rule(), None),
+            f(loss_rule("pattern"), None),
+        ] {
+            w.result(&mut buf, &x);
+        }
+        w.end(&mut buf, false);
+        let doc: Value = serde_json::from_slice(&buf).unwrap();
+        assert_eq!(doc["version"], "2.1.0");
         let run = &doc["runs"][0];
-        assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), 2);
-        assert_eq!(run["results"][0]["ruleIndex"], 1);
-        assert_eq!(run["results"][1]["ruleIndex"], 0);
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), 2);
+        assert_eq!(rules[0]["id"], "loss/pattern");
+        assert_eq!(run["results"][1]["ruleIndex"], 1);
+        assert_eq!(run["results"][2]["ruleIndex"], 0);
         assert_eq!(run["results"][0]["level"], "note");
+        assert_eq!(
+            run["results"][0]["locations"][0]["physicalLocation"]["region"],
+            json!({"startLine": 2, "startColumn": 3, "endLine": 2, "endColumn": 9})
+        );
+        assert!(run["results"][1]["locations"][0]["physicalLocation"]
+            .get("region")
+            .is_none());
         assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+    }
+
+    #[test]
+    fn an_empty_run_is_a_document_too() {
+        let w = Writer::default();
+        let mut buf = Vec::new();
+        w.begin(&mut buf);
+        w.end(&mut buf, true);
+        let doc: Value = serde_json::from_slice(&buf).unwrap();
+        assert_eq!(doc["runs"][0]["results"], json!([]));
+        assert_eq!(doc["runs"][0]["tool"]["driver"]["rules"], json!([]));
     }
 }
