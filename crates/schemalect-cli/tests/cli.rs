@@ -558,6 +558,16 @@ fn check_out_of_subset_schema_and_bad_files() {
         r.stderr,
         "corpus/cli/nope.json: no such file or directory\n"
     );
+    let r = run(&[
+        "check",
+        "corpus/cli/schemas",
+        "corpus/cli/instances/valid.json",
+    ]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "corpus/cli/schemas: is a directory; `check` takes one schema file\n"
+    );
     let r = run(&["check", GROUPS, "corpus/cli/instances/valid.json"]);
     assert_eq!(r.code, 2);
     assert!(

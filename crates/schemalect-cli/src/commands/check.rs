@@ -7,7 +7,7 @@ use crate::args::CheckArgs;
 use crate::input::{self, Item};
 use crate::locate::Locator;
 use crate::progress::Console;
-use crate::report::text::{self, plural};
+use crate::report::text::{self, count};
 use crate::report::Out;
 use schemalect::Schema;
 use std::fmt::Write as _;
@@ -52,16 +52,13 @@ pub fn run(args: CheckArgs) -> Status {
 /// The schema; `Ok(Err(report))` when it is out of the subset, `Err(message)` when it cannot be
 /// read or is not one schema.
 fn schema(args: &CheckArgs) -> Result<Result<Schema, String>, String> {
-    let item = match input::discover(std::slice::from_ref(&args.schema)).pop() {
-        Some(Item::File(p)) if p == args.schema => Item::File(p),
-        Some(Item::Problem(p, e)) if p == args.schema => Item::Problem(p, e),
-        _ => {
-            return Err(format!(
-                "{}: is a directory; `check` takes one schema file",
-                input::display_path(&args.schema)
-            ))
-        }
-    };
+    if args.schema.is_dir() {
+        return Err(format!(
+            "{}: is a directory; `check` takes one schema file",
+            input::display_path(&args.schema)
+        ));
+    }
+    let item = Item::File(args.schema.clone());
     let name = item.display();
     let doc = load(&item, args.input.max_file_size).map_err(|e| e.message())?;
     let groups = groups(&name, &doc, args.input.kind).map_err(|e| e.message())?;
@@ -73,14 +70,9 @@ fn schema(args: &CheckArgs) -> Result<Result<Schema, String>, String> {
     };
     Ok(
         Schema::parse_with(group.schema, &args.limits.parse_options()).map_err(|e| {
-            let n = e.violations.len();
-            let mut report = format!("{name}: out of subset ({n} violation{})\n", plural(n));
-            let locator = Locator::new(&doc.text);
-            let prefix = group.place.tokens();
-            for v in &e.violations {
-                let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
-                text::violation(&mut report, region, v);
-            }
+            let n = count(e.violations.len(), "violation", "violations");
+            let mut report = format!("{name}: out of subset ({n})\n");
+            text::violations(&mut report, &Locator::new(&doc.text), group.place, &e);
             report
         }),
     )
@@ -98,8 +90,8 @@ fn instance(item: &Item, schema: Option<&Schema>, max: u64) -> (String, Option<F
     match schema.validate(&doc.value) {
         Ok(()) => (format!("{name}: valid\n"), None, Status::Clean),
         Err(errors) => {
-            let n = errors.errors.len();
-            let mut report = format!("{name}: invalid ({n} error{})\n", plural(n));
+            let n = count(errors.errors.len(), "error", "errors");
+            let mut report = format!("{name}: invalid ({n})\n");
             let locator = Locator::new(&doc.text);
             for e in &errors.errors {
                 report.push_str("  ");

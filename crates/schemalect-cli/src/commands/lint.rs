@@ -1,14 +1,14 @@
 //! `schemalect lint PATH...`: per schema, in the subset or every violation; per target, the
 //! mode and the losses. Exit 1 when a schema is out of the subset or `--deny` is hit.
 
-use super::{groups, load, run_ordered, FileError, Settings, Status};
+use super::{groups, load, run_ordered, Analysis, FileError, Settings, Status};
 use crate::args::{targets, DenyArg, LintArgs, LintFormat};
-use crate::input::{self, Item, Place};
+use crate::input::{self, Group, Item, Place};
 use crate::locate::Locator;
 use crate::progress::Console;
 use crate::report::json::{self, LintLine, LintTarget};
 use crate::report::sarif::{self, Finding};
-use crate::report::text::{self, plural, Summary};
+use crate::report::text::{self, count, Summary};
 use crate::report::{label, Out};
 use schemalect::Mode;
 use std::fmt::Write as _;
@@ -73,11 +73,8 @@ pub fn run(args: LintArgs) -> Status {
         LintFormat::Json => {}
         LintFormat::Text => {
             let mut buf = String::new();
-            summary.head(&mut buf);
-            summary.mode_table(&mut buf, &job.settings.targets);
-            summary.keyword_table(&mut buf);
-            buf.push('\n');
-            text::exit_line(&mut buf, status, &reasons(&summary, job.deny));
+            summary.write(&mut buf, &job.settings.targets, false);
+            text::exit_line(&mut buf, status, &summary.reasons(true, job.deny));
             out.write(buf.as_bytes());
         }
         LintFormat::Sarif => {
@@ -88,29 +85,6 @@ pub fn run(args: LintArgs) -> Status {
     }
     out.finish(&mut console, &mut status);
     status
-}
-
-fn reasons(s: &Summary, deny: Option<Mode>) -> Vec<String> {
-    let mut r = Vec::new();
-    if s.file_errors > 0 {
-        r.push(format!(
-            "{} file{} could not be read",
-            s.file_errors,
-            plural(s.file_errors)
-        ));
-    }
-    let out = s.schemas - s.in_subset;
-    if out > 0 {
-        r.push(format!("{out} schema{} out of subset", plural(out)));
-    }
-    if let (Some(m), true) = (deny, s.denied > 0) {
-        r.push(format!(
-            "{} lowering{} at or below --deny {m}",
-            s.denied,
-            plural(s.denied)
-        ));
-    }
-    r
 }
 
 impl Job {
@@ -151,7 +125,6 @@ impl Job {
             if a.parsed.is_err() || hits > 0 {
                 r.status.raise(Status::Findings);
             }
-            let prefix = g.place.tokens();
             match self.format {
                 LintFormat::Json => json::push_line(
                     &mut r.out,
@@ -171,79 +144,81 @@ impl Job {
                             .collect(),
                     },
                 ),
-                LintFormat::Text => {
-                    let name = label(&file, g);
-                    match &a.parsed {
-                        Ok(_) => {
-                            let _ = writeln!(text, "{name}  in subset");
-                            let width = if self.deny.is_some() { 16 } else { 7 };
-                            for (l, d) in a.lowerings.iter().zip(&denied) {
-                                text::target(&mut text, l, *d, width);
-                            }
-                        }
-                        Err(e) => {
-                            let n = e.violations.len();
-                            let _ = writeln!(
-                                text,
-                                "{name}  out of subset ({n} violation{})",
-                                plural(n)
-                            );
-                            for v in &e.violations {
-                                let region =
-                                    locator.region(&prefix, v.pointer.as_str(), &v.keyword);
-                                text::violation(&mut text, region, v);
-                            }
+                LintFormat::Text => match &a.parsed {
+                    Ok(_) => {
+                        let _ = writeln!(text, "{}  in subset", label(&file, g));
+                        for (l, d) in a.lowerings.iter().zip(&denied) {
+                            text::target(&mut text, l, *d, self.deny.is_some());
                         }
                     }
-                }
+                    Err(e) => {
+                        let n = count(e.violations.len(), "violation", "violations");
+                        let _ = writeln!(text, "{}  out of subset ({n})", label(&file, g));
+                        text::violations(&mut text, &locator, g.place, e);
+                    }
+                },
                 LintFormat::Sarif => {
-                    let at =
-                        |pointer: &str, keyword: &str| locator.region(&prefix, pointer, keyword);
-                    let name = match g.place {
-                        Place::Suite(i) => format!("group {i}: "),
-                        Place::Root | Place::Bench => String::new(),
-                    };
-                    match &a.parsed {
-                        Err(e) => {
-                            for v in &e.violations {
-                                r.findings.push(Finding {
-                                    rule: sarif::violation_rule(v),
-                                    message: format!("{name}{v}"),
-                                    uri: uri.clone(),
-                                    region: at(v.pointer.as_str(), &v.keyword),
-                                });
-                            }
-                        }
-                        Ok(_) => {
-                            for (l, d) in a.lowerings.iter().zip(&denied) {
-                                if let (true, Some(deny)) = (*d, self.deny) {
-                                    r.findings.push(Finding {
-                                        rule: sarif::deny_rule(l.mode()),
-                                        message: format!(
-                                            "{name}{} reaches only {} mode (--deny {deny})",
-                                            l.target(),
-                                            l.mode()
-                                        ),
-                                        uri: uri.clone(),
-                                        region: at("", ""),
-                                    });
-                                }
-                                for loss in l.losses() {
-                                    r.findings.push(Finding {
-                                        rule: sarif::loss_rule(&loss.keyword),
-                                        message: format!("{name}{}: {loss}", l.target()),
-                                        uri: uri.clone(),
-                                        region: at(loss.pointer.as_str(), &loss.keyword),
-                                    });
-                                }
-                            }
-                        }
-                    }
+                    self.findings(&mut r.findings, &uri, &locator, g, &a, &denied);
                 }
             }
         }
         r.out.extend_from_slice(text.as_bytes());
         r
+    }
+
+    /// The SARIF findings of one group: its violations, or its `--deny` hits and losses.
+    fn findings(
+        &self,
+        out: &mut Vec<Finding>,
+        uri: &str,
+        locator: &Locator<'_>,
+        g: &Group<'_>,
+        a: &Analysis,
+        denied: &[bool],
+    ) {
+        let prefix = g.place.tokens();
+        let at = |pointer: &str, keyword: &str| locator.region(&prefix, pointer, keyword);
+        let group = match g.place {
+            Place::Suite(i) => format!("group {i}: "),
+            Place::Root | Place::Bench => String::new(),
+        };
+        let mut push = |rule, message, region| {
+            out.push(Finding {
+                rule,
+                message,
+                uri: uri.to_owned(),
+                region,
+            });
+        };
+        if let Err(e) = &a.parsed {
+            for v in &e.violations {
+                push(
+                    sarif::violation_rule(v),
+                    format!("{group}{v}"),
+                    at(v.pointer.as_str(), &v.keyword),
+                );
+            }
+        }
+        for (l, d) in a.lowerings.iter().zip(denied) {
+            if let (true, Some(deny)) = (*d, self.deny) {
+                push(
+                    sarif::deny_rule(l.mode()),
+                    format!(
+                        "{group}{} reaches only {} mode (--deny {deny})",
+                        l.target(),
+                        l.mode()
+                    ),
+                    at("", ""),
+                );
+            }
+            for loss in l.losses() {
+                push(
+                    sarif::loss_rule(&loss.keyword),
+                    format!("{group}{}: {loss}", l.target()),
+                    at(loss.pointer.as_str(), &loss.keyword),
+                );
+            }
+        }
     }
 
     fn failed(&self, mut r: FileReport, e: FileError, uri: String) -> FileReport {

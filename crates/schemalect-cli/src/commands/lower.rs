@@ -7,7 +7,7 @@ use crate::input::{self, Item};
 use crate::locate::Locator;
 use crate::progress::Console;
 use crate::report::json::{self, LowerLine};
-use crate::report::text::{self, plural};
+use crate::report::text::{self, count};
 use crate::report::{label, Out};
 use schemalect::Mode;
 
@@ -96,17 +96,12 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
             }
             Format::Text => match &a.parsed {
                 Err(e) => {
-                    let n = e.violations.len();
                     let mut msg = format!(
-                        "{}: out of subset ({n} violation{}), nothing to lower\n",
+                        "{}: out of subset ({}), nothing to lower\n",
                         label(&name, g),
-                        plural(n)
+                        count(e.violations.len(), "violation", "violations")
                     );
-                    let prefix = g.place.tokens();
-                    for v in &e.violations {
-                        let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
-                        text::violation(&mut msg, region, v);
-                    }
+                    text::violations(&mut msg, &locator, g.place, e);
                     r.messages.push(msg.trim_end().to_owned());
                 }
                 Ok(_) => {
@@ -115,13 +110,12 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
                         wire.push(b'\n');
                         r.out.extend_from_slice(&wire);
                         if l.mode() != Mode::Exact || !l.losses().is_empty() {
-                            let n = l.losses().len();
                             let mut msg = format!(
-                                "{}: {} {} mode, {n} loss{}",
+                                "{}: {} {} mode, {}",
                                 label(&name, g),
                                 l.target(),
                                 l.mode(),
-                                if n == 1 { "" } else { "es" }
+                                count(l.losses().len(), "loss", "losses")
                             );
                             for loss in l.losses() {
                                 msg.push_str(&format!("\n  {loss}"));

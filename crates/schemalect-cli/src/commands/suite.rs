@@ -8,7 +8,7 @@ use crate::input::{self, Item, TestCase};
 use crate::locate::Locator;
 use crate::progress::Console;
 use crate::report::json::{self, SuiteLine, SuiteTarget, TestVerdict};
-use crate::report::text::{self, plural, Summary};
+use crate::report::text::{self, count, Summary};
 use crate::report::{label, Out};
 use schemalect::{Lowering, Profile};
 use serde_json::Value;
@@ -49,31 +49,8 @@ pub fn run(args: SuiteArgs) -> Status {
     console.finish();
     if args.format == Format::Text {
         let mut buf = String::new();
-        summary.head(&mut buf);
-        let _ = writeln!(
-            buf,
-            "tests: {} passed, {} failed, {} not run",
-            summary.passed, summary.failed, summary.not_run
-        );
-        summary.mode_table(&mut buf, &settings.targets);
-        summary.keyword_table(&mut buf);
-        buf.push('\n');
-        let mut reasons = Vec::new();
-        if summary.file_errors > 0 {
-            reasons.push(format!(
-                "{} file{} could not be read",
-                summary.file_errors,
-                plural(summary.file_errors)
-            ));
-        }
-        if summary.failed > 0 {
-            reasons.push(format!(
-                "{} test{} failed",
-                summary.failed,
-                plural(summary.failed)
-            ));
-        }
-        text::exit_line(&mut buf, status, &reasons);
+        summary.write(&mut buf, &settings.targets, true);
+        text::exit_line(&mut buf, status, &summary.reasons(false, None));
         out.write(buf.as_bytes());
     }
     out.finish(&mut console, &mut status);
@@ -215,29 +192,23 @@ fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
                             );
                         }
                         for l in &a.lowerings {
-                            let n = l.losses().len();
                             let _ = writeln!(
                                 buf,
-                                "  {:<13} {:<7}  {n} loss{}",
+                                "  {:<13} {:<7}  {}",
                                 l.target().name(),
                                 l.mode().name(),
-                                if n == 1 { "" } else { "es" }
+                                count(l.losses().len(), "loss", "losses")
                             );
                         }
                     }
                     Err(e) => {
-                        let n = e.violations.len();
                         let _ = writeln!(
                             buf,
-                            "{}  out of subset ({n} violation{}){description}",
+                            "{}  out of subset ({}){description}",
                             label(&name, g),
-                            plural(n)
+                            count(e.violations.len(), "violation", "violations")
                         );
-                        let prefix = g.place.tokens();
-                        for v in &e.violations {
-                            let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
-                            text::violation(&mut buf, region, v);
-                        }
+                        text::violations(&mut buf, &locator, g.place, e);
                         let _ = writeln!(buf, "  tests: {} not run", verdicts.len());
                     }
                 }

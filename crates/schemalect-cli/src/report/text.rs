@@ -1,8 +1,9 @@
 //! Human-readable output: violation and target lines, and the closing summary tables.
 
 use crate::commands::{Analysis, Status};
-use crate::locate::Region;
-use schemalect::{Lowering, Mode, Target, Violation, ViolationKind};
+use crate::input::Place;
+use crate::locate::{Locator, Region};
+use schemalect::{Lowering, Mode, SubsetError, Target, Violation, ViolationKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -25,9 +26,27 @@ pub fn violation(buf: &mut String, region: Option<Region>, v: &Violation) {
     }
 }
 
+/// Every violation of `err`, one line each, located in the file (the schema being at `place`).
+pub fn violations(buf: &mut String, locator: &Locator<'_>, place: Place, err: &SubsetError) {
+    let prefix = place.tokens();
+    for v in &err.violations {
+        violation(
+            buf,
+            locator.region(&prefix, v.pointer.as_str(), &v.keyword),
+            v,
+        );
+    }
+}
+
 /// `  gemini        widened  /properties/iban: `pattern` …`, one more indented line per loss.
-/// `denied` marks a mode that `--deny` rejects; `mode_width` aligns the loss column.
-pub fn target(buf: &mut String, l: &Lowering, denied: bool, mode_width: usize) {
+/// `denied` marks a mode that `--deny` rejects; with `deny_on`, the loss column leaves room for
+/// that mark on every line.
+pub fn target(buf: &mut String, l: &Lowering, denied: bool, deny_on: bool) {
+    let mode_width = if deny_on {
+        "widened (denied)".len()
+    } else {
+        "widened".len()
+    };
     let mode = if denied {
         format!("{} (denied)", l.mode())
     } else {
@@ -129,31 +148,69 @@ impl Summary {
         self.not_run += other.not_run;
     }
 
+    /// The closing summary: counts, the tests line (`suite`), the mode and keyword tables.
+    pub fn write(&self, buf: &mut String, targets: &[Target], tests: bool) {
+        self.head(buf);
+        if tests {
+            let _ = writeln!(
+                buf,
+                "tests: {} passed, {} failed, {} not run",
+                self.passed, self.failed, self.not_run
+            );
+        }
+        self.mode_table(buf, targets);
+        self.keyword_table(buf);
+        buf.push('\n');
+    }
+
+    /// Why the run has findings or errors: unreadable files, schemas out of the subset (when
+    /// `subset_findings`), `--deny` hits, failed tests.
+    pub fn reasons(&self, subset_findings: bool, deny: Option<Mode>) -> Vec<String> {
+        let mut r = Vec::new();
+        if self.file_errors > 0 {
+            r.push(format!(
+                "{} could not be read",
+                count(self.file_errors, "file", "files")
+            ));
+        }
+        let out = self.schemas - self.in_subset;
+        if subset_findings && out > 0 {
+            r.push(format!("{} out of subset", count(out, "schema", "schemas")));
+        }
+        if let (Some(m), true) = (deny, self.denied > 0) {
+            r.push(format!(
+                "{} at or below --deny {m}",
+                count(self.denied, "lowering", "lowerings")
+            ));
+        }
+        if self.failed > 0 {
+            r.push(format!("{} failed", count(self.failed, "test", "tests")));
+        }
+        r
+    }
+
     /// The first summary line: files, schemas, in and out of the subset, file errors.
-    pub fn head(&self, buf: &mut String) {
+    fn head(&self, buf: &mut String) {
         let _ = write!(
             buf,
-            "\nsummary: {} file{}, {} schema{}: {} in subset, {} out of subset",
-            self.files,
-            plural(self.files),
-            self.schemas,
-            plural(self.schemas),
+            "\nsummary: {}, {}: {} in subset, {} out of subset",
+            count(self.files, "file", "files"),
+            count(self.schemas, "schema", "schemas"),
             self.in_subset,
             self.schemas - self.in_subset,
         );
         if self.file_errors > 0 {
             let _ = write!(
                 buf,
-                "; {} file{} could not be read",
-                self.file_errors,
-                plural(self.file_errors)
+                "; {} could not be read",
+                count(self.file_errors, "file", "files")
             );
         }
         buf.push('\n');
     }
 
     /// Schemas per mode per target.
-    pub fn mode_table(&self, buf: &mut String, targets: &[Target]) {
+    fn mode_table(&self, buf: &mut String, targets: &[Target]) {
         if targets.is_empty() || self.in_subset == 0 {
             return;
         }
@@ -172,7 +229,7 @@ impl Summary {
     }
 
     /// Out-of-subset schemas per keyword, most frequent first.
-    pub fn keyword_table(&self, buf: &mut String) {
+    fn keyword_table(&self, buf: &mut String) {
         if self.keywords.is_empty() {
             return;
         }
@@ -223,11 +280,7 @@ pub fn exit_line(buf: &mut String, status: Status, reasons: &[String]) {
     }
 }
 
-/// `"s"` unless `n` is 1.
-pub fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+/// `1 loss`, `3 losses`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
