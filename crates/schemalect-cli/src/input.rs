@@ -307,7 +307,9 @@ pub fn parse_json(text: &str) -> Result<Value, InputError> {
             Some(i) => full.get(..i).unwrap_or(&full).to_owned(),
             None => full,
         };
-        if message == "recursion limit exceeded" {
+        if text.trim().is_empty() {
+            message = "the file is empty; a JSON value was expected".to_owned();
+        } else if message == "recursion limit exceeded" {
             message = format!(
                 "nested deeper than {JSON_NESTING_LIMIT} levels; such documents are refused before any schema limit applies"
             );
@@ -497,6 +499,11 @@ mod tests {
         assert_eq!(e.position(), Some((1, 10)));
         let e = parse_json("{\n  \"a\": 1,\n}").unwrap_err();
         assert_eq!(e.position(), Some((3, 1)));
+        let e = parse_json(" \n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid JSON: the file is empty; a JSON value was expected"
+        );
         let deep = "[".repeat(1000);
         let e = parse_json(&deep).unwrap_err();
         assert!(

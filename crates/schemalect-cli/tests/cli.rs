@@ -800,6 +800,18 @@ fn bad_input_gets_a_message_per_file_and_the_rest_still_runs() {
     assert_eq!(lines[3]["line"], Value::Null);
     assert_eq!(lines[5]["file"], INVOICE);
     assert_eq!(lines[5]["in_subset"], true);
+    let dir = tmp("empty-file");
+    let empty_file = dir.join("empty.json");
+    std::fs::write(&empty_file, "").unwrap();
+    let r = run(&["suite", empty_file.to_str().unwrap()]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "{}:1:1: invalid JSON: the file is empty; a JSON value was expected\n",
+            empty_file.display()
+        )
+    );
     // Text format: the messages on stderr, the count in the summary.
     let r = run(&["lint", "corpus/cli/bad/invalid.json", INVOICE]);
     assert_eq!(r.code, 2);
