@@ -10,7 +10,7 @@
 //! A listed deviation that no longer happens fails the test too, so the lists stay true.
 //! Both suites skip with a notice when `../shared/corpus` is absent.
 
-use schemalect::Schema;
+use schemalect::{ParseOptions, Schema, Subset};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
@@ -48,6 +48,15 @@ struct Tally {
 }
 
 fn run(files: &[std::path::PathBuf], expected: &Expected, label: &str) -> Tally {
+    run_with(files, expected, label, &ParseOptions::default())
+}
+
+fn run_with(
+    files: &[std::path::PathBuf],
+    expected: &Expected,
+    label: &str,
+    options: &ParseOptions,
+) -> Tally {
     let mut t = Tally {
         groups_in: 0,
         groups_out: 0,
@@ -69,7 +78,7 @@ fn run(files: &[std::path::PathBuf], expected: &Expected, label: &str) -> Tally 
             other => vec![other],
         };
         for (gi, group) in groups.iter().enumerate() {
-            let Ok(schema) = Schema::parse(&group["schema"]) else {
+            let Ok(schema) = Schema::parse_with(&group["schema"], options) else {
                 t.groups_out += 1;
                 continue;
             };
@@ -161,4 +170,42 @@ fn jsonschemabench_labels() {
     );
     check(&t, &expected, "jsonschemabench");
     assert!(t.groups_in > 3000, "suspiciously few in-subset schemas");
+}
+
+#[test]
+fn jsonschemabench_labels_extended_subset() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let expected = expectations("jsonschemabench-extended.json");
+    let options = ParseOptions::default().with_subset(Subset::Extended);
+    let files = json_files(&corpus.join("jsonschemabench"));
+    let t = run_with(&files, &expected, "jsonschemabench (extended)", &options);
+    check(&t, &expected, "jsonschemabench (extended)");
+    let share = t.groups_in as f64 / (t.groups_in + t.groups_out) as f64;
+    println!(
+        "extended subset: {:.1}% of the corpus in subset",
+        share * 100.0
+    );
+    assert!(
+        t.groups_in > 4439,
+        "the extended subset must accept more than ADR-126"
+    );
+}
+
+#[test]
+fn official_suite_extended_subset() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let dir = corpus.join("json-schema-test-suite/tests/draft2020-12");
+    let expected = expectations("official-suite-extended.json");
+    let options = ParseOptions::default().with_subset(Subset::Extended);
+    let t = run_with(
+        &json_files(&dir),
+        &expected,
+        "official suite (extended)",
+        &options,
+    );
+    check(&t, &expected, "official suite (extended)");
 }

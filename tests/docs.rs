@@ -17,6 +17,13 @@ fn docs_subset_lists_every_keyword() {
             k.name
         );
     }
+    for k in schemalect::keywords::EXTENDED {
+        assert!(
+            text.contains(&format!("`{}`", k.name)),
+            "docs/subset.md does not name the extended keyword `{}`",
+            k.name
+        );
+    }
     for (k, _) in schemalect::keywords::OUTSIDE {
         assert!(
             text.contains(&format!("`{k}`")),

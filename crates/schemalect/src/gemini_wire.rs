@@ -389,7 +389,7 @@ mod tests {
         let Value::Object(object) = object else {
             unreachable!()
         };
-        let replaced = replace_member(&object, "args", |v| struct_root(v));
+        let replaced = replace_member(&object, "args", struct_root);
         assert_eq!(
             text(&Value::Object(replaced)),
             r#"{"id":"c1","args":{"0":1},"name":"f"}"#

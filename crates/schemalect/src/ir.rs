@@ -31,6 +31,9 @@ pub enum Subset {
     /// The ADR-126 subset: no references, fail-closed on everything else.
     #[default]
     Adr126,
+    /// ADR-126 plus local references (`$ref` to `#…`), `$defs`/`definitions`, `$comment` and
+    /// vendor `x-…` keys; fail-closed on everything else, remote references included.
+    Extended,
 }
 
 impl Subset {
@@ -38,7 +41,15 @@ impl Subset {
     pub fn name(self) -> &'static str {
         match self {
             Subset::Adr126 => "adr126",
+            Subset::Extended => "extended",
         }
+    }
+
+    /// Parses a subset name.
+    pub fn from_name(name: &str) -> Option<Subset> {
+        [Subset::Adr126, Subset::Extended]
+            .into_iter()
+            .find(|s| s.name() == name)
     }
 }
 
@@ -56,6 +67,11 @@ pub(crate) struct Ir {
 }
 
 impl Schema {
+    /// True when some node is a reference (extended subset).
+    pub fn has_references(&self) -> bool {
+        self.ir.nodes.iter().any(|n| n.reference.is_some())
+    }
+
     /// The root node.
     pub fn root(&self) -> NodeId {
         self.ir.root
@@ -113,6 +129,7 @@ static EMPTY_NODE: Node = Node {
     any_of: Vec::new(),
     one_of: Vec::new(),
     not: None,
+    reference: None,
     annotations: None,
 };
 
@@ -144,6 +161,9 @@ pub struct Node {
     pub one_of: Vec<NodeId>,
     /// `not`.
     pub not: Option<NodeId>,
+    /// `$ref` (extended subset): the node it resolves to. Applies in conjunction with the
+    /// node's other keywords (2020-12), possibly back up the tree (recursion).
+    pub reference: Option<NodeId>,
     /// `title`, `description`, `default`, `examples`, `format`, `$schema`, `$id`.
     pub annotations: Option<Box<Annotations>>,
 }

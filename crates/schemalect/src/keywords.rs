@@ -12,6 +12,8 @@ pub enum Role {
     Applicator,
     /// Informs only; never changes validity.
     Annotation,
+    /// Holds definitions for references; asserts nothing itself (extended subset only).
+    Container,
 }
 
 /// The shape a keyword's value must have to be inside the subset.
@@ -47,6 +49,10 @@ pub enum Shape {
     StringSet,
     /// `true`, `false` or a subschema.
     BoolOrSchema,
+    /// A local reference: `#` followed by a JSON Pointer (extended subset only).
+    Reference,
+    /// Iglu's `self`: an object of strings `vendor`, `name`, `format`, `version`, at the root.
+    IgluSelf,
 }
 
 impl Shape {
@@ -68,6 +74,10 @@ impl Shape {
             Shape::SchemaMap => "an object whose values are schema objects",
             Shape::StringSet => "a list of distinct strings",
             Shape::BoolOrSchema => "true, false or a schema object",
+            Shape::Reference => {
+                "a local reference (`#` or `#/…`, a JSON Pointer into this document)"
+            }
+            Shape::IgluSelf => "Iglu self-describing metadata at the root: an object with the strings `vendor`, `name`, `format` and `version`",
         }
     }
 }
@@ -125,6 +135,29 @@ pub static SUBSET: &[Keyword] = &[
     kw("$id", Role::Annotation, Shape::String),
 ];
 
+/// The keywords the extended subset adds to [`SUBSET`]. Vendor keys (`x-…`) are annotations
+/// there too, and a subschema may assert nothing (`{}`, `true`, annotations only: any value).
+pub static EXTENDED: &[Keyword] = &[
+    kw("$ref", Role::Applicator, Shape::Reference),
+    kw("$defs", Role::Container, Shape::SchemaMap),
+    kw("definitions", Role::Container, Shape::SchemaMap),
+    kw("$comment", Role::Annotation, Shape::String),
+    // Annotations of JSON Schema itself (never asserted), which generators emit often.
+    kw("id", Role::Annotation, Shape::String),
+    kw("readOnly", Role::Annotation, Shape::Boolean),
+    kw("writeOnly", Role::Annotation, Shape::Boolean),
+    kw("deprecated", Role::Annotation, Shape::Boolean),
+    kw("contentEncoding", Role::Annotation, Shape::String),
+    kw("contentMediaType", Role::Annotation, Shape::String),
+    // Drafts 4 to 2019-09 tuples: `items` as a list with `additionalItems`, read as
+    // `prefixItems` and `items` (the list form of `items` is accepted in the extended subset).
+    kw("additionalItems", Role::Applicator, Shape::BoolOrSchema),
+    // OpenAPI's single example (Schema Object), emitted by many generators; never asserted.
+    kw("example", Role::Annotation, Shape::AnyValue),
+    // Iglu self-describing schema metadata (Snowplow), at the root only.
+    kw("self", Role::Annotation, Shape::IgluSelf),
+];
+
 /// Keywords of JSON Schema (any draft) that the subset leaves out, with the advice to give.
 pub static OUTSIDE: &[(&str, &str)] = &[
     ("$ref", "references are outside the ADR-126 subset; inline the definition"),
@@ -165,9 +198,22 @@ pub static OUTSIDE: &[(&str, &str)] = &[
     ("example", "`example` is OpenAPI, not JSON Schema; use `examples` (a list)"),
 ];
 
-/// The subset row for a keyword, if it is one.
+/// The ADR-126 row for a keyword, if it is one.
 pub fn lookup(name: &str) -> Option<&'static Keyword> {
     SUBSET.iter().find(|k| k.name == name)
+}
+
+/// The row for a keyword under `subset`, if the subset has it.
+pub fn lookup_in(name: &str, subset: Subset) -> Option<&'static Keyword> {
+    match subset {
+        Subset::Adr126 => lookup(name),
+        Subset::Extended => lookup(name).or_else(|| EXTENDED.iter().find(|k| k.name == name)),
+    }
+}
+
+/// True for vendor extension keys (`x-…`), annotations in the extended subset.
+pub fn is_vendor_key(name: &str) -> bool {
+    name.starts_with("x-")
 }
 
 /// The advice for a known keyword that the subset leaves out.
@@ -175,12 +221,20 @@ pub fn outside_reason(name: &str) -> Option<&'static str> {
     OUTSIDE.iter().find(|(k, _)| *k == name).map(|(_, r)| *r)
 }
 
+use crate::ir::Subset;
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn names_are_unique_across_both_tables() {
+        let mut names: Vec<&str> = SUBSET.iter().map(|k| k.name).collect();
+        names.extend(EXTENDED.iter().map(|k| k.name));
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n);
         let mut names: Vec<&str> = SUBSET.iter().map(|k| k.name).collect();
         names.extend(OUTSIDE.iter().map(|(k, _)| *k));
         let n = names.len();

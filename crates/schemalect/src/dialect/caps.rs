@@ -39,6 +39,9 @@ pub enum Rewrite {
     IntoDescription,
     /// `allOf` merged into its parent where the merge keeps the contract.
     MergedIntoParent,
+    /// A list of types sent as one type plus `nullable`, or as `anyOf` of single-type branches
+    /// each carrying the keywords of its type (dialects whose `type` is a single value).
+    TypeUnionSplit,
 }
 
 impl Rewrite {
@@ -52,6 +55,7 @@ impl Rewrite {
             Rewrite::PrefixItemsAsItems => "folded into `items` as `anyOf` of every position",
             Rewrite::IntoDescription => "written into `description` as a hint",
             Rewrite::MergedIntoParent => "merged into the parent schema where the merge keeps the contract, else the lowering falls back",
+            Rewrite::TypeUnionSplit => "one type sent as is, `null` as `nullable`, several types as `anyOf` of single-type branches, each with the keywords of its type",
         }
     }
 }
@@ -64,12 +68,28 @@ pub enum Partial {
     EnumValues(ValueKinds),
     /// `pattern` kept when the provider's engine runs it as ECMA-262 would; otherwise dropped.
     Patterns(PatternRule),
+    /// `enum`/`const` values split by type (dialects that split type unions): strings become
+    /// the string branch's `enum`, numbers the tightest bounds, booleans and null their type.
+    /// Every value stays admitted (never filtered); what the split cannot say is a loss.
+    LiteralsByType,
+    /// Numeric bounds sent always, enforced only on nodes that admit integers alone; elsewhere
+    /// a loss with the reason given.
+    IntegersOnly(&'static str),
+    /// String lengths sent always, enforced only on nodes that admit strings alone and carry no
+    /// pattern; elsewhere a loss with the reason given.
+    PlainStrings(&'static str),
+    /// `additionalProperties` not sent because every object is closed to its declared
+    /// properties (exact on the declared fragment); an object declaring none degrades.
+    ClosedToDeclared,
 }
 
 impl Partial {
     /// How the rule reads in the target matrix.
     pub fn describe(self) -> &'static str {
         match self {
+            Partial::Patterns(PatternRule::AnchoredSimple) => {
+                "kept when anchored `^…$` as a whole and written in the simple syntax engines agree on; else dropped"
+            }
             Partial::EnumValues(ValueKinds::Scalars) => {
                 "kept when every value is a string, number, boolean or null; else dropped whole"
             }
@@ -86,6 +106,21 @@ impl Partial {
                 "kept when it uses only the simple regex features Claude documents; else dropped"
             }
             Partial::Patterns(PatternRule::Ecma) => "kept (ECMA-262 patterns)",
+            Partial::Patterns(PatternRule::FullMatchSafe) => {
+                "kept; an unanchored pattern is sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which means the same whether the engine searches or matches the whole string"
+            }
+            Partial::IntegersOnly(_) => {
+                "sent; enforced on nodes that admit integers only, a loss elsewhere"
+            }
+            Partial::PlainStrings(_) => {
+                "sent; enforced on nodes that admit strings only and carry no pattern, a loss elsewhere"
+            }
+            Partial::LiteralsByType => {
+                "string values become the STRING branch's `enum`, numbers the tightest `minimum`/`maximum` (exact for one value or a run of consecutive integers), booleans and null their type; never filtered, so every value stays admitted"
+            }
+            Partial::ClosedToDeclared => {
+                "not sent: every object is closed to its declared properties (exact on the declared fragment); an object that declares none (a map, `{\"type\": \"object\"}`) cannot be sent and the lowering falls back"
+            }
         }
     }
 }
@@ -104,12 +139,18 @@ pub enum ValueKinds {
 /// Which patterns a provider's engine runs faithfully.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PatternRule {
+    /// Simple syntax (see `dialect::simple_regex`) anchored `^…$` as a whole, so the pattern
+    /// means the same whether an undocumented engine searches or matches the whole string.
+    AnchoredSimple,
     /// Any ECMA-262 pattern of the subset.
     Ecma,
     /// llama.cpp: must be `^…$`; shorthand classes break its grammar.
     Anchored,
     /// Claude's documented simple regexes.
     ClaudeSimple,
+    /// Any ECMA-262 pattern, sent in a form whose meaning does not depend on whether the
+    /// engine searches (JSON Schema) or matches the whole string (many grammar compilers).
+    FullMatchSafe,
 }
 
 /// One row of a capability table.

@@ -17,7 +17,6 @@ use serde_json::{Map, Value};
 
 /// How a dialect treats objects that the source leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(dead_code)] // `RequireClosed` serves the strict dialects (OpenAI, Claude).
 pub(crate) enum Closure {
     /// The decoder treats a missing `additionalProperties` as `false`: say `true` explicitly
     /// wherever the source is open.
@@ -58,6 +57,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         schema,
         d: dialect,
         losses: Vec::new(),
+        emitted: 0,
     };
     let root = e.node(schema.root(), 0)?;
     Ok(Emitted {
@@ -70,7 +70,12 @@ struct Emitter<'s> {
     schema: &'s Schema,
     d: JsonDialect,
     losses: Vec<Loss>,
+    /// Nodes written so far: shared definitions written out in place must not blow up.
+    emitted: usize,
 }
+
+/// Most schema objects one emission writes (shared definitions are written once per use).
+pub(crate) const MAX_EMITTED_NODES: usize = 100_000;
 
 /// The JSON type names for a set, in a stable order.
 pub(crate) fn type_names(t: TypeSet) -> Value {
@@ -144,6 +149,21 @@ impl Emitter<'_> {
                 "the schema nests too deeply to emit",
             ));
         }
+        if node.reference.is_some() {
+            return Err(Self::degrade(
+                node,
+                "$ref",
+                "recursive references cannot be sent to this provider; local validation checks them",
+            ));
+        }
+        self.emitted += 1;
+        if self.emitted > MAX_EMITTED_NODES {
+            return Err(Self::degrade(
+                node,
+                "",
+                "the schema expands past the emission limit once shared definitions are written out in place",
+            ));
+        }
         self.annotations(node, &mut out)?;
 
         let admitted = admitted(self.schema, id);
@@ -189,8 +209,8 @@ impl Emitter<'_> {
         }
         self.object(node, admitted, depth, &mut out)?;
         self.array(node, depth, &mut out)?;
-        self.string(node, &mut out)?;
-        self.number(node, &mut out)?;
+        self.string(node, admitted, &mut out)?;
+        self.number(node, admitted, &mut out)?;
         self.combinators(node, depth, &mut out)?;
         if let Some(a) = &node.annotations {
             if let Some(d) = &a.default {
@@ -220,10 +240,7 @@ impl Emitter<'_> {
         if let Some(f) = &a.format {
             match self.d.caps.support("format") {
                 Support::Rewritten(Rewrite::IntoDescription) => {
-                    description = Some(match description {
-                        Some(d) if !d.is_empty() => format!("{d} (format: {f})"),
-                        _ => format!("format: {f}"),
-                    });
+                    description = Some(with_format_hint(description.as_deref(), f));
                 }
                 _ => self.plain(node, "format", || Value::from(&**f), out)?,
             }
@@ -263,7 +280,9 @@ impl Emitter<'_> {
             (_, Additional::Forbidden) => {
                 self.plain(node, "additionalProperties", || Value::Bool(false), out)?;
             }
-            (Closure::RequireClosed { .. }, _) if admits_objects => {
+            (Closure::RequireClosed { .. }, _)
+                if admits_objects && !(rules.is_none() && self.union_sent(node)) =>
+            {
                 return Err(Self::degrade(
                     node,
                     "additionalProperties",
@@ -366,34 +385,62 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn string(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+    fn string(
+        &mut self,
+        node: &Node,
+        admitted: TypeSet,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
         let Some(rules) = &node.string else {
             return Ok(());
         };
-        if let Some(n) = rules.min_length {
-            self.plain(node, "minLength", || Value::from(n), out)?;
-        }
-        if let Some(n) = rules.max_length {
-            self.plain(node, "maxLength", || Value::from(n), out)?;
-        }
+        let mut pattern_sent = false;
         if let Some(p) = &rules.pattern {
             match self.d.caps.support("pattern") {
                 Support::Partial(Partial::Patterns(rule)) => match pattern_for(p, rule) {
                     Ok(text) => {
                         out.insert("pattern".into(), Value::from(text));
+                        pattern_sent = true;
                     }
                     Err(why) => self.loss(node, "pattern", why),
                 },
-                _ => self.plain(node, "pattern", || Value::from(p.as_str()), out)?,
+                _ => {
+                    self.plain(node, "pattern", || Value::from(p.as_str()), out)?;
+                    pattern_sent = out.contains_key("pattern");
+                }
+            }
+        }
+        let only_strings = admitted.intersect(TypeSet::of(JsonType::String)) == admitted;
+        for (keyword, n) in [
+            ("minLength", rules.min_length),
+            ("maxLength", rules.max_length),
+        ] {
+            let Some(n) = n else {
+                continue;
+            };
+            match self.d.caps.support(keyword) {
+                Support::Partial(Partial::PlainStrings(why)) => {
+                    out.insert(keyword.into(), Value::from(n));
+                    if !only_strings || pattern_sent {
+                        self.loss(node, keyword, why);
+                    }
+                }
+                _ => self.plain(node, keyword, || Value::from(n), out)?,
             }
         }
         Ok(())
     }
 
-    fn number(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+    fn number(
+        &mut self,
+        node: &Node,
+        admitted: TypeSet,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
         let Some(rules) = &node.number else {
             return Ok(());
         };
+        let only_integers = admitted.intersect(TypeSet::of(JsonType::Integer)) == admitted;
         for (bound, keyword, inclusive) in [
             (
                 &rules.lower,
@@ -417,6 +464,12 @@ impl Emitter<'_> {
                         keyword,
                         "sent as the inclusive bound (the bound itself is not excluded natively)",
                     );
+                }
+                Support::Partial(Partial::IntegersOnly(why)) => {
+                    out.insert(keyword.into(), Value::Number(b.value.clone()));
+                    if !only_integers {
+                        self.loss(node, keyword, why);
+                    }
                 }
                 _ => self.plain(node, keyword, || Value::Number(b.value.clone()), out)?,
             }
@@ -451,6 +504,22 @@ impl Emitter<'_> {
                     out.insert("anyOf".into(), Value::Array(list));
                     self.loss(node, "oneOf", "sent as `anyOf`: matching more than one alternative is not prevented natively");
                 }
+                Support::Kept | Support::Hint(_) => {
+                    // Exclusivity survives only if every branch is sent exactly: a branch that
+                    // lost a constraint may now overlap another, and `oneOf` would then reject
+                    // a value the source accepts. Otherwise it goes as `anyOf`.
+                    let before = self.losses.len();
+                    let list = self.list(&node.one_of, depth)?;
+                    if self.losses.len() == before || out.contains_key("anyOf") {
+                        if self.losses.len() != before {
+                            return Err(Self::degrade(node, "oneOf", "branches lost constraints, and `oneOf` cannot be sent as `anyOf` beside an `anyOf`"));
+                        }
+                        self.plain(node, "oneOf", || Value::Array(list), out)?;
+                    } else {
+                        out.insert("anyOf".into(), Value::Array(list));
+                        self.loss(node, "oneOf", "sent as `anyOf`: its branches lost constraints, so exclusivity cannot be sent without narrowing");
+                    }
+                }
                 _ => {
                     let list = self.list(&node.one_of, depth)?;
                     self.plain(node, "oneOf", || Value::Array(list), out)?;
@@ -482,16 +551,55 @@ impl Emitter<'_> {
             }
         }
         if let Some(not) = node.not {
-            let sub = self.node(not, depth + 1)?;
-            self.plain(node, "not", || Value::Object(sub), out)?;
+            match self.d.caps.support("not") {
+                Support::Kept | Support::Hint(_) => {
+                    // A negation is sent only when its schema is sent exactly: a weaker schema
+                    // under `not` rejects more, which narrows. Failing that, it is dropped.
+                    let before = self.losses.len();
+                    match self.node(not, depth + 1) {
+                        Ok(sub) if self.losses.len() == before => {
+                            self.plain(node, "not", || Value::Object(sub), out)?;
+                        }
+                        _ => {
+                            self.losses.truncate(before);
+                            self.loss(node, "not", "not sent: its schema cannot be sent exactly, and a weaker schema under `not` would reject more");
+                        }
+                    }
+                }
+                Support::Dropped(why) => self.loss(node, "not", why),
+                _ => {
+                    let sub = self.node(not, depth + 1)?;
+                    self.plain(node, "not", || Value::Object(sub), out)?;
+                }
+            }
         }
         Ok(())
+    }
+
+    /// True when the node's `anyOf`/`oneOf` is sent as a union: a union without object
+    /// keywords of its own leaves objects to its branches, which are emitted (and closed) in
+    /// turn, so the node itself is not an open object.
+    fn union_sent(&self, node: &Node) -> bool {
+        (!node.any_of.is_empty() && self.d.caps.support("anyOf") == Support::Kept)
+            || (!node.one_of.is_empty()
+                && matches!(
+                    self.d.caps.support("oneOf"),
+                    Support::Kept | Support::Rewritten(Rewrite::OneOfAsAnyOf)
+                ))
     }
 
     fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {
         ids.iter()
             .map(|id| self.node(*id, depth + 1).map(Value::Object))
             .collect()
+    }
+}
+
+/// A description carrying `format` as a hint (`Rewrite::IntoDescription`).
+pub(crate) fn with_format_hint(description: Option<&str>, format: &str) -> String {
+    match description {
+        Some(d) if !d.is_empty() => format!("{d} (format: {format})"),
+        _ => format!("format: {format}"),
     }
 }
 
@@ -514,18 +622,62 @@ pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> 
             .any(|m| declares_properties(schema, *m, depth + 1))
 }
 
+/// Largest counted repetition sent to a grammar converter: llama.cpp writes `{n,m}` out as `m`
+/// copies, and large bounds blow the grammar up (providers.md I-L1).
+const GRAMMAR_MAX_REPETITION: u32 = 1_000;
+
 /// The pattern text to send under a rule, or why it is not sent.
 fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
     let f = p.features();
     match rule {
+        PatternRule::AnchoredSimple => match super::simple_regex::scan(p.as_str())? {
+            shape if shape.means_whole_match() => Ok(p.as_str().to_owned()),
+            _ => Err("not sent: not anchored `^…$` as a whole, and whether the provider searches or matches the whole string is undocumented"),
+        },
         PatternRule::Ecma => Ok(p.as_str().to_owned()),
         PatternRule::Anchored => {
-            if f.anchored_start && f.anchored_end {
-                Ok(p.as_str().to_owned())
+            if !(f.anchored_start && f.anchored_end) || f.anchors_inside {
+                return Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)");
+            }
+            if f.word_boundary || f.unicode_property {
+                return Err("not sent: word boundaries and Unicode properties cannot be written as a grammar");
+            }
+            if f.max_repetition.is_some_and(|m| m > GRAMMAR_MAX_REPETITION) {
+                return Err(
+                    "not sent: a repetition bound this large blows up the provider's grammar",
+                );
+            }
+            // Shorthand classes, `.` and named or lazy groups are spelled out with the same
+            // meaning; what remains must read as a plain regular expression to the converter.
+            let text = p.portable();
+            if text.starts_with('^') && text.ends_with('$') && !text.contains("(?") {
+                Ok(text)
             } else {
-                Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)")
+                Err("not sent: the pattern uses syntax the provider's grammar converter does not read")
             }
         }
-        PatternRule::ClaudeSimple => Err("not sent: beyond the simple regexes Claude documents"),
+        PatternRule::ClaudeSimple => {
+            super::simple_regex::scan(p.as_str()).map(|_| p.as_str().to_owned())
+        }
+        PatternRule::FullMatchSafe => Ok(full_match_safe(p)),
     }
+}
+
+/// The pattern in a form that a whole-string matcher and a searcher read alike. JSON Schema
+/// searches (`"a"` accepts `"xay"`); grammar compilers often match the whole string, which
+/// would reject `"xay"` and narrow. A pattern whose every alternative is anchored at both ends
+/// (read off its AST) already reads alike; any other is wrapped so that both readings are
+/// "contains a match".
+pub(crate) fn full_match_safe(p: &crate::pattern::Pattern) -> String {
+    if fully_anchored(p) {
+        p.as_str().to_owned()
+    } else {
+        format!("^[\\s\\S]*(?:{})[\\s\\S]*$", p.as_str())
+    }
+}
+
+/// True when every match of the pattern spans the whole string.
+pub(crate) fn fully_anchored(p: &crate::pattern::Pattern) -> bool {
+    let f = p.features();
+    f.anchored_start && f.anchored_end && !f.anchors_inside
 }

@@ -2,9 +2,14 @@
 //! capability table (see [`caps`]).
 
 pub mod caps;
+mod claude;
+mod closed;
 mod emit;
+mod gemini;
 pub(crate) mod normalize;
 mod ollama;
+mod openai;
+mod simple_regex;
 
 use crate::ir::Schema;
 use crate::lens::reshape::Needs;
@@ -22,10 +27,16 @@ pub(crate) struct Outcome {
 }
 
 /// The capability table of a target.
-pub fn capabilities(target: Target) -> Option<&'static Capabilities> {
+pub fn capabilities(target: Target) -> &'static Capabilities {
     match target {
-        Target::Ollama => Some(&ollama::CAPABILITIES),
-        _ => None,
+        Target::Ollama => &ollama::CAPABILITIES,
+        Target::Gemini => &gemini::OPENAPI_CAPABILITIES,
+        Target::GeminiJson => &gemini::JSON_CAPABILITIES,
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+            openai::table(target)
+        }
+        Target::Claude => &claude::CLAUDE,
+        Target::ClaudeNative => &claude::CLAUDE_NATIVE,
     }
 }
 
@@ -58,17 +69,30 @@ pub(crate) fn reshape_needs(target: Target) -> Needs {
 
 /// Lowers `schema` for `target`.
 pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
+    // Extended subset: references that are not recursive are written out in place for every
+    // dialect; recursive ones are left to the dialect.
+    let inlined = normalize::inline_references(schema);
+    let schema = &inlined.schema;
+    let mut out = lower_inlined(schema, target, options);
+    if !inlined.losses.is_empty() && out.mode <= Mode::Widened {
+        let mut losses = inlined.losses;
+        losses.append(&mut out.losses);
+        out.losses = losses;
+        out.mode = Mode::Widened;
+    }
+    out
+}
+
+fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
-        _ => Outcome {
-            mode: Mode::Prompt,
-            wire: Value::Object(serde_json::Map::new()),
-            losses: vec![Loss::new(
-                &crate::Pointer::root(),
-                "",
-                "no native lowering for this target yet; the prompt and local validation carry the schema",
-            )],
-        },
+        Target::Gemini => gemini::lower_openapi(schema, options),
+        Target::GeminiJson => gemini::lower_json(schema, options),
+        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+            openai::lower(schema, target, options)
+        }
+        Target::Claude => claude::lower_tool(schema, options),
+        Target::ClaudeNative => claude::lower_native(schema, options),
     }
 }
 

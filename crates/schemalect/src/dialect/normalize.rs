@@ -75,8 +75,10 @@ fn has_union_with_siblings(n: &Node) -> bool {
     (!n.any_of.is_empty() || !n.one_of.is_empty()) && has_assertions_besides_unions(n)
 }
 
-fn has_assertions_besides_unions(n: &Node) -> bool {
-    n.types.is_some()
+/// True when the node asserts something besides its unions (what distribution folds away).
+pub(crate) fn has_assertions_besides_unions(n: &Node) -> bool {
+    n.reference.is_some()
+        || n.types.is_some()
         || n.enumeration.is_some()
         || n.constant.is_some()
         || n.string.is_some()
@@ -225,6 +227,10 @@ impl Merger {
         n.all_of = a.all_of.iter().chain(b.all_of.iter()).copied().collect();
         n.any_of = pick_union(&a.any_of, &b.any_of)?;
         n.one_of = pick_union(&a.one_of, &b.one_of)?;
+        n.reference = match (a.reference, b.reference) {
+            (Some(x), Some(y)) if x != y => return None,
+            (x, y) => x.or(y),
+        };
         n.not = match (a.not, b.not) {
             (Some(x), Some(_)) => {
                 self.loss(
@@ -442,6 +448,159 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
     (a / g).checked_mul(b)
 }
 
+/// Inlines every reference that is not recursive: the node becomes the conjunction of its own
+/// keywords and its target (2020-12 applies both). Targets are shared, not copied, so the IR
+/// stays a DAG of the source's size; emitters bound what they expand. Recursive references
+/// (on a cycle) are left for dialects that can send `$defs`.
+pub(crate) fn inline_references(schema: &Schema) -> Normalized {
+    if !schema.has_references() {
+        return Normalized {
+            schema: schema.clone(),
+            losses: Vec::new(),
+        };
+    }
+    let recursive = on_cycles(schema);
+    let original = schema.ir.nodes.len();
+    let mut m = Merger {
+        nodes: schema.ir.nodes.clone(),
+        losses: Vec::new(),
+        budget: original.saturating_mul(4).saturating_add(1_000),
+        rewrites: Rewrites::default(),
+    };
+    // Follow chains (a → b → c): each pass resolves one link; chains are at most as long as
+    // the number of nodes, and recursive links are never followed.
+    for _ in 0..original {
+        let mut changed = false;
+        for i in 0..original {
+            let id = NodeId(i as u32);
+            let node = m.get(id);
+            let Some(target) = node.reference else {
+                continue;
+            };
+            if recursive.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            let t = m.get(target);
+            let mut base = node.clone();
+            base.reference = None;
+            if let Some(mut merged) = m.conj(&base, &t) {
+                merged.pointer = node.pointer.clone();
+                merged.annotations = node.annotations.clone().or(t.annotations.clone());
+                m.put(id, merged);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Normalized {
+        schema: Schema {
+            ir: Arc::new(Ir {
+                nodes: m.nodes,
+                root: schema.ir.root,
+                subset: schema.ir.subset,
+            }),
+        },
+        losses: m.losses,
+    }
+}
+
+/// For each node: does it lie on a cycle of the schema graph (recursion)? Iterative Tarjan.
+pub(crate) fn on_cycles(schema: &Schema) -> Vec<bool> {
+    let n = schema.ir.nodes.len();
+    let succ = |i: usize| -> Vec<usize> {
+        let Some(node) = schema.ir.nodes.get(i) else {
+            return Vec::new();
+        };
+        let mut out: Vec<usize> = node
+            .all_of
+            .iter()
+            .chain(&node.any_of)
+            .chain(&node.one_of)
+            .copied()
+            .chain(node.not)
+            .chain(node.reference)
+            .map(NodeId::index)
+            .collect();
+        if let Some(a) = &node.array {
+            out.extend(a.prefix_items.iter().map(|x| x.index()));
+            out.extend(a.items.map(NodeId::index));
+        }
+        if let Some(o) = &node.object {
+            out.extend(o.properties.iter().map(|(_, x)| x.index()));
+            if let Additional::Schema(x) = o.additional {
+                out.push(x.index());
+            }
+        }
+        out
+    };
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut result = vec![false; n];
+    let mut counter = 0usize;
+    for start in 0..n {
+        if index.get(start) != Some(&usize::MAX) {
+            continue;
+        }
+        let mut work: Vec<(usize, Vec<usize>)> = vec![(start, succ(start))];
+        set(&mut index, start, counter);
+        set(&mut low, start, counter);
+        counter += 1;
+        stack.push(start);
+        set(&mut on_stack, start, true);
+        while let Some((v, next)) = work.last_mut() {
+            let v = *v;
+            if let Some(w) = next.pop() {
+                if index.get(w) == Some(&usize::MAX) {
+                    set(&mut index, w, counter);
+                    set(&mut low, w, counter);
+                    counter += 1;
+                    stack.push(w);
+                    set(&mut on_stack, w, true);
+                    work.push((w, succ(w)));
+                } else if on_stack.get(w) == Some(&true) {
+                    let lw = index.get(w).copied().unwrap_or(0);
+                    let lv = low.get(v).copied().unwrap_or(0);
+                    set(&mut low, v, lv.min(lw));
+                }
+                continue;
+            }
+            work.pop();
+            if let Some((parent, _)) = work.last() {
+                let lp = low.get(*parent).copied().unwrap_or(0);
+                let lv = low.get(v).copied().unwrap_or(0);
+                set(&mut low, *parent, lp.min(lv));
+            }
+            if low.get(v) == index.get(v) {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    set(&mut on_stack, w, false);
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let self_loop = succ(v).contains(&v);
+                if members.len() > 1 || self_loop {
+                    for w in members {
+                        set(&mut result, w, true);
+                    }
+                }
+            }
+        }
+    }
+    result
+}
+
+fn set<T>(v: &mut [T], i: usize, x: T) {
+    if let Some(slot) = v.get_mut(i) {
+        *slot = x;
+    }
+}
+
 /// Over-approximates the JSON types that can satisfy a node: its own `type`/`enum`/`const`,
 /// narrowed by `allOf` members and by the union of `anyOf`/`oneOf` branches. A type outside the
 /// result can never validate; a type inside it may.
@@ -457,7 +616,7 @@ fn admitted_at(schema: &Schema, id: NodeId, depth: usize) -> TypeSet {
     if depth > 256 {
         return t;
     }
-    for m in &node.all_of {
+    for m in node.all_of.iter().chain(node.reference.iter()) {
         t = t.intersect(admitted_at(schema, *m, depth + 1));
     }
     for union in [&node.any_of, &node.one_of] {

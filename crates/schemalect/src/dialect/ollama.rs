@@ -28,12 +28,12 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("enum", Support::Kept, L4),
         row("const", Support::Kept, L4),
         row("pattern", Support::Partial(Partial::Patterns(PatternRule::Anchored)), I_L1),
-        row("minLength", Support::Hint("enforced by llama.cpp only on plain `type: string` nodes without `pattern` or `format`"), L4),
-        row("maxLength", Support::Hint("enforced by llama.cpp only on plain `type: string` nodes without `pattern` or `format`"), L4),
-        row("minimum", Support::Hint("enforced by llama.cpp for integers only"), L5),
-        row("maximum", Support::Hint("enforced by llama.cpp for integers only"), L5),
-        row("exclusiveMinimum", Support::Hint("enforced by llama.cpp for integers only"), L5),
-        row("exclusiveMaximum", Support::Hint("enforced by llama.cpp for integers only"), L5),
+        row("minLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone and carry no `pattern`")), L4),
+        row("maxLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone and carry no `pattern`")), L4),
+        row("minimum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("maximum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("exclusiveMinimum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("exclusiveMaximum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
         row("multipleOf", Support::Hint("skipped silently by llama.cpp"), L4),
         row("items", Support::Kept, L4),
         row("prefixItems", Support::Rewritten(Rewrite::PrefixItemsAsItems), L5),
@@ -143,6 +143,26 @@ mod tests {
     }
 
     #[test]
+    fn shorthand_classes_are_spelled_out_for_the_grammar() {
+        let l = lower(json!({"type": "string", "pattern": "^\\d{3}-\\w+$"}));
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        let sent = l.wire()["format"]["pattern"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(!sent.contains("\\d") && !sent.contains("\\w"), "{sent}");
+        let schema = Schema::parse(&json!({"type": "string", "pattern": sent})).unwrap();
+        for (s, ok) in [
+            ("123-ab_c", true),
+            ("12-a", false),
+            ("١٢٣-a", false),
+            ("123-é", false),
+        ] {
+            assert_eq!(schema.is_valid(&json!(s)), ok, "{s}");
+        }
+    }
+
+    #[test]
     fn nodes_without_type_get_every_admitted_type() {
         let l = lower(json!({"type": "array", "items": {"not": {"type": "string"}}}));
         assert_eq!(
@@ -178,5 +198,105 @@ mod tests {
         );
         assert_eq!(l.mode(), Mode::Widened);
         assert_eq!(l.losses()[0].keyword, "additionalProperties");
+    }
+}
+
+#[cfg(test)]
+mod extended_tests {
+    use crate::{LowerOptions, Mode, ParseOptions, Schema, Subset, Target};
+    use serde_json::json;
+
+    fn ext(v: serde_json::Value) -> Schema {
+        let opts = ParseOptions {
+            subset: Subset::Extended,
+            ..ParseOptions::default()
+        };
+        Schema::parse_with(&v, &opts).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn references_that_do_not_recurse_are_written_out() {
+        let s = ext(json!({
+            "$defs": {"name": {"type": "string"}},
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/name"}, "b": {"$ref": "#/$defs/name", "enum": ["x", 1]}},
+            "additionalProperties": false
+        }));
+        let l = s.lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        assert_eq!(
+            l.wire()["format"]["properties"],
+            json!({"a": {"type": "string"}, "b": {"type": "string", "enum": ["x", 1]}})
+        );
+    }
+}
+
+#[cfg(test)]
+mod negation_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::json;
+
+    fn lower(v: serde_json::Value) -> crate::Lowering {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default())
+    }
+
+    #[test]
+    fn one_of_with_a_weakened_branch_goes_as_any_of() {
+        // Without its pattern the first branch overlaps the second: `oneOf` would then reject
+        // "xy", which the source accepts (it matches only the second branch).
+        let l = lower(
+            json!({"oneOf": [{"type": "string", "pattern": "^a"}, {"type": "string", "minLength": 2}]}),
+        );
+        assert!(l.wire()["format"].get("oneOf").is_none(), "{}", l.wire());
+        assert!(l.wire()["format"].get("anyOf").is_some());
+        assert_eq!(l.mode(), Mode::Widened);
+        let exact = lower(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}));
+        assert!(exact.wire()["format"].get("oneOf").is_some());
+    }
+
+    #[test]
+    fn not_with_a_weakened_schema_is_dropped() {
+        // Without its pattern, `not` would reject every string.
+        let l = lower(json!({"type": "string", "not": {"pattern": "^a"}}));
+        assert!(l.wire()["format"].get("not").is_none(), "{}", l.wire());
+        assert!(l.losses().iter().any(|x| x.keyword == "not"));
+        let l = lower(json!({"type": "string", "not": {"const": "a"}}));
+        assert_eq!(l.wire()["format"]["not"]["const"], json!("a"));
+    }
+}
+
+#[cfg(test)]
+mod enforcement_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::json;
+
+    fn mode(v: serde_json::Value) -> Mode {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default())
+            .mode()
+    }
+
+    #[test]
+    fn integer_bounds_and_plain_string_lengths_are_enforced() {
+        assert_eq!(
+            mode(json!({"type": "integer", "minimum": 0, "exclusiveMaximum": 256})),
+            Mode::Exact
+        );
+        assert_eq!(mode(json!({"type": "number", "minimum": 0})), Mode::Widened);
+        assert_eq!(
+            mode(json!({"type": "string", "minLength": 1, "maxLength": 9})),
+            Mode::Exact
+        );
+        assert_eq!(
+            mode(json!({"type": "string", "minLength": 1, "pattern": "^a+$"})),
+            Mode::Widened
+        );
+        assert_eq!(
+            mode(json!({"type": ["string", "null"], "maxLength": 9})),
+            Mode::Widened
+        );
     }
 }

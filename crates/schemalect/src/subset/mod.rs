@@ -17,6 +17,7 @@ use crate::pointer::Pointer;
 use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How to parse.
@@ -30,12 +31,18 @@ pub struct ParseOptions {
 }
 
 impl ParseOptions {
-    /// Options with these limits and the default subset.
-    pub fn with_limits(limits: Limits) -> Self {
-        ParseOptions {
-            limits,
-            ..ParseOptions::default()
-        }
+    /// Same options with these limits.
+    #[must_use]
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Same options with this subset.
+    #[must_use]
+    pub fn with_subset(mut self, subset: Subset) -> Self {
+        self.subset = subset;
+        self
     }
 }
 
@@ -43,11 +50,16 @@ impl ParseOptions {
 pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
     let mut p = Parser {
         limits: options.limits,
+        subset: options.subset,
         nodes: Vec::new(),
         violations: Vec::new(),
         nodes_exhausted: false,
+        locations: HashMap::new(),
+        pending_refs: Vec::new(),
+        embedded: None,
     };
     let root = p.schema(value, Pointer::root(), "", 0);
+    p.resolve_references();
     match root {
         Some(root) if p.violations.is_empty() => Ok(Schema {
             ir: Arc::new(Ir {
@@ -64,14 +76,25 @@ pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetErro
 
 struct Parser {
     limits: Limits,
+    subset: Subset,
     nodes: Vec<Node>,
     violations: Vec<Violation>,
     nodes_exhausted: bool,
+    /// Extended subset: every schema location → its node, for resolving references.
+    locations: HashMap<String, NodeId>,
+    /// Extended subset: `(node, reference text)` to resolve once the walk is done.
+    pending_refs: Vec<(NodeId, String)>,
+    /// Extended subset: the innermost subschema with its own `$id`/`id` we are inside, whose
+    /// base URI would change how `#…` references resolve.
+    embedded: Option<Pointer>,
 }
 
 /// Keyword values gathered while walking one schema object, folded into the node at the end.
 #[derive(Default)]
-struct Pending {
+struct Pending<'v> {
+    /// `items` was a list (drafts 4 to 2019-09): `additionalItems` then applies after it.
+    tuple: bool,
+    additional_items: Option<&'v Value>,
     minimum: Option<Number>,
     exclusive_minimum: Option<Number>,
     maximum: Option<Number>,
@@ -90,6 +113,95 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 impl Parser {
+    /// Points every `$ref` at its node, then refuses reference cycles that never descend into
+    /// the instance (they would loop forever on any value).
+    fn resolve_references(&mut self) {
+        for (id, text) in std::mem::take(&mut self.pending_refs) {
+            let at = self
+                .nodes
+                .get(id.index())
+                .map(|n| n.pointer.clone())
+                .unwrap_or_default();
+            let target = decode_fragment(&text).and_then(|p| self.locations.get(&p).copied());
+            match target {
+                Some(t) => {
+                    if let Some(n) = self.nodes.get_mut(id.index()) {
+                        n.reference = Some(t);
+                    }
+                }
+                None => self.violate(
+                    &at,
+                    "$ref",
+                    ViolationKind::Shape {
+                        expected: Shape::Reference.describe(),
+                        detail: Some(format!(
+                            "`{text}` does not point to a schema object in this document"
+                        )),
+                    },
+                ),
+            }
+        }
+        if let Some(at) = self.non_descending_cycle() {
+            self.violate(&at, "$ref", ViolationKind::Shape {
+                expected: Shape::Reference.describe(),
+                detail: Some("this reference cycle never descends into the instance, so it would loop forever; put a `properties` or `items` step inside the cycle".into()),
+            });
+        }
+    }
+
+    /// A node on a cycle of `$ref`/`allOf`/`anyOf`/`oneOf`/`not` edges (edges that apply a
+    /// schema to the same instance), found by an iterative depth-first search.
+    fn non_descending_cycle(&self) -> Option<Pointer> {
+        if self.nodes.iter().all(|n| n.reference.is_none()) {
+            return None;
+        }
+        let edges = |n: &Node| -> Vec<NodeId> {
+            n.all_of
+                .iter()
+                .chain(&n.any_of)
+                .chain(&n.one_of)
+                .copied()
+                .chain(n.not)
+                .chain(n.reference)
+                .collect()
+        };
+        // 0 = unvisited, 1 = on the stack, 2 = done.
+        let mut state = vec![0u8; self.nodes.len()];
+        for start in 0..self.nodes.len() {
+            if state.get(start) != Some(&0) {
+                continue;
+            }
+            let mut stack: Vec<(usize, Vec<NodeId>)> = Vec::new();
+            if let Some(s) = state.get_mut(start) {
+                *s = 1;
+            }
+            stack.push((start, self.nodes.get(start).map(edges).unwrap_or_default()));
+            while let Some((node, next)) = stack.last_mut() {
+                let node = *node;
+                match next.pop() {
+                    Some(child) => match state.get(child.index()) {
+                        Some(1) => return self.nodes.get(child.index()).map(|n| n.pointer.clone()),
+                        Some(0) => {
+                            if let Some(s) = state.get_mut(child.index()) {
+                                *s = 1;
+                            }
+                            let e = self.nodes.get(child.index()).map(edges).unwrap_or_default();
+                            stack.push((child.index(), e));
+                        }
+                        _ => {}
+                    },
+                    None => {
+                        if let Some(s) = state.get_mut(node) {
+                            *s = 2;
+                        }
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        None
+    }
+
     fn violate(&mut self, at: &Pointer, keyword: &str, kind: ViolationKind) {
         self.violations.push(Violation::new(at, keyword, kind));
     }
@@ -126,6 +238,10 @@ impl Parser {
         }
         let obj = match v {
             Value::Object(o) => o,
+            Value::Bool(true) if self.subset == Subset::Extended => {
+                // `true` is the schema that accepts everything, like `{}`.
+                return self.any_value(at);
+            }
             Value::Bool(b) => {
                 self.violate(&at, parent_keyword, ViolationKind::BooleanSchema(*b));
                 return None;
@@ -155,14 +271,40 @@ impl Parser {
         }
         let id = NodeId(self.nodes.len() as u32);
         self.nodes.push(Node::default());
-        let node = self.object(obj, &at, depth);
+        if self.subset == Subset::Extended {
+            self.locations.insert(at.as_str().to_owned(), id);
+        }
+        let outer = self.embedded.clone();
+        let identified = obj
+            .get("$id")
+            .or_else(|| obj.get("id"))
+            .is_some_and(Value::is_string);
+        if self.subset == Subset::Extended && depth > 0 && identified {
+            self.embedded = Some(at.clone());
+        }
+        let node = self.object(id, obj, &at, depth);
+        self.embedded = outer;
         if let Some(slot) = self.nodes.get_mut(id.index()) {
             *slot = node;
         }
         Some(id)
     }
 
-    fn object(&mut self, obj: &Map<String, Value>, at: &Pointer, depth: usize) -> Node {
+    /// A node that accepts every value (`true`, or `{}` in the extended subset).
+    fn any_value(&mut self, at: Pointer) -> Option<NodeId> {
+        if self.nodes.len() >= self.limits.max_nodes {
+            return None;
+        }
+        let id = NodeId(self.nodes.len() as u32);
+        self.locations.insert(at.as_str().to_owned(), id);
+        self.nodes.push(Node {
+            pointer: at,
+            ..Node::default()
+        });
+        Some(id)
+    }
+
+    fn object(&mut self, id: NodeId, obj: &Map<String, Value>, at: &Pointer, depth: usize) -> Node {
         let mut node = Node {
             pointer: at.clone(),
             ..Node::default()
@@ -170,7 +312,10 @@ impl Parser {
         let mut pending = Pending::default();
         let mut asserts = false;
         for (name, value) in obj {
-            let Some(kw) = keywords::lookup(name) else {
+            let Some(kw) = keywords::lookup_in(name, self.subset) else {
+                if self.subset == Subset::Extended && keywords::is_vendor_key(name) {
+                    continue;
+                }
                 let kind = match keywords::outside_reason(name) {
                     Some(reason) => ViolationKind::Outside(reason),
                     None => ViolationKind::Unknown,
@@ -178,28 +323,73 @@ impl Parser {
                 self.violate(at, name, kind);
                 continue;
             };
-            asserts |= kw.role != Role::Annotation;
+            asserts |= matches!(kw.role, Role::Assertion | Role::Applicator);
+            if kw.shape == Shape::Reference {
+                match value.as_str() {
+                    Some(_) if self.embedded.is_some() => {
+                        let base = self.embedded.clone().unwrap_or_default();
+                        self.violate(at, name, ViolationKind::Shape {
+                            expected: Shape::Reference.describe(),
+                            detail: Some(format!("it sits inside the subschema at {base}, whose own `$id`/`id` changes what `#…` means; move the definition to the root `$defs`")),
+                        });
+                    }
+                    Some(r) if r.starts_with('#') => self.pending_refs.push((id, r.to_owned())),
+                    Some(_) => self.violate(at, name, ViolationKind::Outside(
+                        "remote references are outside the extended subset; bundle the referenced schema into `$defs` and point to it with `#/$defs/…`",
+                    )),
+                    None => self.shape(at, name, kw.shape, None),
+                }
+                continue;
+            }
             self.keyword(&mut node, &mut pending, kw.name, kw.shape, value, at, depth);
         }
-        if !asserts {
+        self.fold_tuple(&mut node, &pending, at, depth);
+        if !asserts && self.subset == Subset::Adr126 {
             self.violate(at, "", ViolationKind::AssertsNothing);
         }
-        self.fold_bounds(&mut node, pending);
+        self.fold_bounds(&mut node, &pending);
         node
     }
 
+    /// Drafts 4 to 2019-09 tuples: `additionalItems` after a list under `items` becomes
+    /// `items`; `false` there means no more items than the list has.
+    fn fold_tuple(&mut self, node: &mut Node, pending: &Pending<'_>, at: &Pointer, depth: usize) {
+        let Some(extra) = pending.additional_items else {
+            return;
+        };
+        let name = "additionalItems";
+        match extra {
+            Value::Bool(true) => {}
+            Value::Bool(false) if pending.tuple => {
+                let rules = array_rules(node);
+                let n = rules.prefix_items.len() as u64;
+                rules.max_items = Some(rules.max_items.map_or(n, |m| m.min(n)));
+            }
+            Value::Bool(false) => {}
+            Value::Object(_) => {
+                // Parsed either way (fail-closed), applied only after a tuple, as the drafts say.
+                let child = self.schema(extra, at.join(name), name, depth + 1);
+                if pending.tuple {
+                    array_rules(node).items = child;
+                }
+            }
+            _ => self.shape(at, name, Shape::BoolOrSchema, None),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
-    fn keyword(
+    fn keyword<'v>(
         &mut self,
         node: &mut Node,
-        pending: &mut Pending,
+        pending: &mut Pending<'v>,
         name: &'static str,
         shape: Shape,
-        value: &Value,
+        value: &'v Value,
         at: &Pointer,
         depth: usize,
     ) {
         match name {
+            "additionalItems" => pending.additional_items = Some(value),
             "type" => node.types = self.types(value, at),
             "enum" => {
                 let Some(items) = value.as_array().filter(|a| !a.is_empty()) else {
@@ -284,6 +474,26 @@ impl Parser {
                 *slot = Some(n.clone());
             }
             "items" => {
+                if let (Some(list), Subset::Extended) = (value.as_array(), self.subset) {
+                    let base = at.join(name);
+                    let ids: Vec<NodeId> = list
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
+                        .collect();
+                    let rules = array_rules(node);
+                    if !rules.prefix_items.is_empty() {
+                        return self.shape(
+                            at,
+                            name,
+                            shape,
+                            Some("a list under `items` next to `prefixItems`".into()),
+                        );
+                    }
+                    rules.prefix_items = ids;
+                    pending.tuple = true;
+                    return;
+                }
                 if value.is_array() {
                     return self.shape(
                         at,
@@ -309,6 +519,12 @@ impl Parser {
                     .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
                     .collect();
                 match name {
+                    "prefixItems" if pending.tuple => self.shape(
+                        at,
+                        name,
+                        shape,
+                        Some("`prefixItems` next to a list under `items`".into()),
+                    ),
                     "prefixItems" => array_rules(node).prefix_items = ids,
                     "anyOf" => node.any_of = ids,
                     "oneOf" => node.one_of = ids,
@@ -349,6 +565,42 @@ impl Parser {
                     _ => return self.shape(at, name, shape, None),
                 };
                 object_rules(node).additional = additional;
+            }
+            "$defs" | "definitions" => {
+                // Containers: their schemas are parsed (fail-closed like any other) and become
+                // reference targets; they assert nothing where they stand.
+                let Some(map) = value.as_object() else {
+                    return self.shape(at, name, shape, None);
+                };
+                let base = at.join(name);
+                for (def, sub) in map {
+                    self.schema(sub, base.join(def), name, depth + 1);
+                }
+            }
+            "$comment" | "id" | "contentEncoding" | "contentMediaType" => {
+                if !value.is_string() {
+                    self.shape(at, name, shape, None);
+                }
+            }
+            "example" => {
+                self.literal_ok(value, at, name);
+            }
+            "self" => {
+                let iglu = at.is_root()
+                    && value.as_object().is_some_and(|m| {
+                        m.len() == 4
+                            && ["vendor", "name", "format", "version"]
+                                .iter()
+                                .all(|k| m.get(*k).is_some_and(Value::is_string))
+                    });
+                if !iglu {
+                    self.shape(at, name, shape, None);
+                }
+            }
+            "readOnly" | "writeOnly" | "deprecated" => {
+                if !value.is_boolean() {
+                    self.shape(at, name, shape, None);
+                }
             }
             "description" | "title" | "format" | "$schema" | "$id" => {
                 let Some(s) = value.as_str() else {
@@ -468,9 +720,17 @@ impl Parser {
         true
     }
 
-    fn fold_bounds(&mut self, node: &mut Node, p: Pending) {
-        let lower = tighter(p.minimum, p.exclusive_minimum, Ordering::Greater);
-        let upper = tighter(p.maximum, p.exclusive_maximum, Ordering::Less);
+    fn fold_bounds(&mut self, node: &mut Node, p: &Pending<'_>) {
+        let lower = tighter(
+            p.minimum.clone(),
+            p.exclusive_minimum.clone(),
+            Ordering::Greater,
+        );
+        let upper = tighter(
+            p.maximum.clone(),
+            p.exclusive_maximum.clone(),
+            Ordering::Less,
+        );
         if lower.is_some() || upper.is_some() {
             let n = number_rules(node);
             n.lower = lower;
@@ -508,6 +768,31 @@ fn tighter(
             }),
         },
     }
+}
+
+/// The JSON Pointer text of a local reference (`#` → `""`, `#/a~1b%20c` → `/a~1b c`), or
+/// `None` when it is not a JSON Pointer fragment (e.g. an `$anchor` name).
+fn decode_fragment(text: &str) -> Option<String> {
+    let frag = text.strip_prefix('#')?;
+    if !frag.is_empty() && !frag.starts_with('/') {
+        return None;
+    }
+    // Percent-decoding (URI fragment) must yield UTF-8.
+    let bytes = frag.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            let hex = std::str::from_utf8(hex).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 fn string_rules(node: &mut Node) -> &mut StringRules {

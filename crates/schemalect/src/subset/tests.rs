@@ -176,7 +176,7 @@ fn limits_are_errors_not_crashes() {
 
 #[test]
 fn limits_can_be_raised() {
-    let opts = ParseOptions::with_limits(Limits::default().with_max_enum_values(30_000));
+    let opts = ParseOptions::default().with_limits(Limits::default().with_max_enum_values(30_000));
     let big_enum: Vec<Value> = (0..20_000).map(|i| json!(i)).collect();
     assert!(parse(&json!({"enum": big_enum}), &opts).is_ok());
 }
@@ -218,4 +218,152 @@ fn local_types_come_from_type_enum_and_const() {
     assert_eq!(s.root_node().local_types(), TypeSet::of(JsonType::String));
     let s = ok(json!({"type": ["number", "null"], "const": 3}));
     assert_eq!(s.root_node().local_types(), TypeSet::of(JsonType::Integer));
+}
+
+mod extended {
+    use super::*;
+
+    fn ext(v: Value) -> Result<Schema, Vec<String>> {
+        let opts = ParseOptions {
+            subset: Subset::Extended,
+            ..ParseOptions::default()
+        };
+        parse(&v, &opts).map_err(|e| e.violations.iter().map(|v| v.to_string()).collect())
+    }
+
+    #[test]
+    fn local_references_resolve_and_share_nodes() {
+        let s = ext(json!({
+            "$defs": {"name": {"type": "string", "minLength": 1}},
+            "definitions": {"age": {"type": "integer", "minimum": 0}},
+            "type": "object",
+            "properties": {
+                "first": {"$ref": "#/$defs/name"},
+                "last": {"$ref": "#/$defs/name", "maxLength": 3},
+                "age": {"$ref": "#/definitions/age"},
+                "again": {"$ref": "#/properties/age"}
+            },
+            "$comment": "vendor keys and comments are annotations here",
+            "x-vendor": {"anything": true}
+        }))
+        .unwrap();
+        assert!(s.is_valid(&json!({"first": "a", "last": "abc", "age": 3, "again": 1})));
+        assert!(!s.is_valid(&json!({"first": ""})));
+        assert!(
+            !s.is_valid(&json!({"last": "abcd"})),
+            "siblings of $ref apply too"
+        );
+        assert!(!s.is_valid(&json!({"again": -1})));
+        let first = s
+            .root_node()
+            .object
+            .as_ref()
+            .unwrap()
+            .properties
+            .get("first")
+            .unwrap();
+        let last = s
+            .root_node()
+            .object
+            .as_ref()
+            .unwrap()
+            .properties
+            .get("last")
+            .unwrap();
+        assert_eq!(
+            s.node(first).reference,
+            s.node(last).reference,
+            "one definition, shared"
+        );
+    }
+
+    #[test]
+    fn recursion_is_a_cycle_and_validation_is_depth_safe() {
+        let s = ext(json!({
+            "type": "object",
+            "properties": {"value": {"type": "integer"}, "next": {"$ref": "#"}},
+            "required": ["value"]
+        }))
+        .unwrap();
+        assert!(s.is_valid(&json!({"value": 1, "next": {"value": 2, "next": {"value": 3}}})));
+        assert!(!s.is_valid(&json!({"value": 1, "next": {"value": "x"}})));
+        // A list 100,000 long: the validator stops at its limit with an error, no crash.
+        let mut v = json!({"value": 0});
+        for _ in 0..100_000 {
+            let mut m = serde_json::Map::new();
+            m.insert("value".into(), json!(1));
+            m.insert("next".into(), v);
+            v = Value::Object(m);
+        }
+        assert!(!s.is_valid(&v));
+        let errs = s.validate(&v).unwrap_err();
+        assert!(errs.to_string().contains("validation limit"), "{errs}");
+        let mut cur = v;
+        while let Value::Object(mut m) = cur {
+            cur = m.remove("next").unwrap_or(Value::Null);
+        }
+    }
+
+    #[test]
+    fn limit_hit_under_not_still_rejects() {
+        let s = ext(json!({
+            "$defs": {"deep": {"type": "array", "items": {"$ref": "#/$defs/deep"}}},
+            "not": {"$ref": "#/$defs/deep"}
+        }))
+        .unwrap();
+        assert!(s.is_valid(&json!(1)));
+        assert!(!s.is_valid(&json!([[]])));
+        let mut v = json!([]);
+        for _ in 0..1_000 {
+            v = Value::Array(vec![v]);
+        }
+        assert!(
+            !s.is_valid(&v),
+            "hitting the limit under `not` must not make the instance valid"
+        );
+        assert!(s.validate(&v).is_err());
+    }
+
+    #[test]
+    fn bad_references_are_named() {
+        let e = ext(json!({"type": "object", "properties": {
+            "a": {"$ref": "https://example.com/s.json"},
+            "b": {"$ref": "#/$defs/missing"},
+            "c": {"$ref": "#anchor"}
+        }}))
+        .unwrap_err();
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert!(e[0].contains("remote references are outside the extended subset"));
+        assert!(e[1].contains("does not point to a schema object"));
+        let e = ext(json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"})).unwrap_err();
+        assert!(
+            e.iter()
+                .any(|m| m.contains("never descends into the instance")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn adr126_is_unchanged() {
+        let v = json!({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a", "x-k": 1, "$comment": "c"});
+        let adr = violations(v.clone());
+        assert_eq!(adr.len(), 5, "{adr:?}");
+        assert!(ext(v).is_ok());
+        // The extended subset accepts schemas that assert nothing: they accept every value.
+        let any =
+            ext(json!({"$defs": {"a": {"type": "string"}}, "description": "anything"})).unwrap();
+        assert!(any.is_valid(&json!({"x": [1]})));
+    }
+
+    #[test]
+    fn percent_encoded_and_escaped_pointers() {
+        let s = ext(json!({
+            "$defs": {"a b": {"type": "string"}, "c/d": {"type": "integer"}},
+            "anyOf": [{"$ref": "#/$defs/a%20b"}, {"$ref": "#/$defs/c~1d"}]
+        }))
+        .unwrap();
+        assert!(s.is_valid(&json!("x")));
+        assert!(s.is_valid(&json!(1)));
+        assert!(!s.is_valid(&json!(true)));
+    }
 }

@@ -10,23 +10,39 @@ use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
 use crate::value::{all_unique, cmp_numbers, code_points, is_multiple_of, JsonType};
 use serde_json::{Map, Value};
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure.
     pub fn is_valid(&self, instance: &Value) -> bool {
-        Walk { schema: self }.node(self.root(), instance, &Path::Root, &mut None)
+        let walk = Walk::new(self);
+        walk.node(self.root(), instance, &Path::Root, &mut None) && !walk.exceeded.get()
     }
 
     /// True when `instance` satisfies the subschema `id` of this schema.
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
-        Walk { schema: self }.node(id, instance, &Path::Root, &mut None)
+        let walk = Walk::new(self);
+        walk.node(id, instance, &Path::Root, &mut None) && !walk.exceeded.get()
     }
 
     /// Every way `instance` fails the schema, or `Ok(())`.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
         let mut errors = Some(Vec::new());
-        Walk { schema: self }.node(self.root(), instance, &Path::Root, &mut errors);
+        let walk = Walk::new(self);
+        walk.node(self.root(), instance, &Path::Root, &mut errors);
+        if walk.exceeded.get() {
+            // The limit may have been hit under `not` or a union, whose errors are not kept;
+            // the instance is not accepted either way.
+            if let Some(list) = errors.as_mut().filter(|l| l.is_empty()) {
+                list.push(ValidationError {
+                    instance_path: Pointer::root(),
+                    schema_path: Pointer::root(),
+                    keyword: "$ref",
+                    message: format!("validation stopped: the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels"),
+                });
+            }
+        }
         match errors {
             Some(errors) if !errors.is_empty() => Err(ValidationErrors { errors }),
             _ => Ok(()),
@@ -74,7 +90,16 @@ type Errors = Option<Vec<ValidationError>>;
 
 struct Walk<'s> {
     schema: &'s Schema,
+    /// Current recursion depth. Without references it is bounded by the schema's nesting;
+    /// with recursive references it follows the instance, so it is capped.
+    depth: Cell<usize>,
+    /// Set when the cap was hit anywhere, even under `not`: the verdict is then "invalid".
+    exceeded: Cell<bool>,
 }
+
+/// Recursion cap for validation: a recursive schema applied to a very deep instance stops here
+/// with an error instead of exhausting the stack.
+pub(crate) const MAX_EVAL_DEPTH: usize = 512;
 
 /// Records a failure. With no error list (`is_valid`) the caller returns at once.
 fn fail(
@@ -119,8 +144,32 @@ fn preview(v: &Value) -> String {
     }
 }
 
-impl Walk<'_> {
+impl<'s> Walk<'s> {
+    fn new(schema: &'s Schema) -> Self {
+        Walk {
+            schema,
+            depth: Cell::new(0),
+            exceeded: Cell::new(false),
+        }
+    }
+
     fn node(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+        let depth = self.depth.get();
+        if depth >= MAX_EVAL_DEPTH {
+            self.exceeded.set(true);
+            let node = self.schema.node(id);
+            fail(errors, node, "$ref", path, || {
+                format!("the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels")
+            });
+            return false;
+        }
+        self.depth.set(depth + 1);
+        let valid = self.node_inner(id, inst, path, errors);
+        self.depth.set(depth);
+        valid
+    }
+
+    fn node_inner(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
         let node = self.schema.node(id);
         let mut valid = true;
 
@@ -245,6 +294,11 @@ impl Walk<'_> {
                     path,
                     "matches the schema under `not`"
                 );
+            }
+        }
+        if let Some(target) = node.reference {
+            if !self.node(target, inst, path, errors) {
+                valid = false;
             }
         }
         valid

@@ -1,0 +1,229 @@
+//! Claude: `claude` (one forced tool whose input is the answer) and `claude-native`
+//! (`output_config.format`).
+//!
+//! A plain tool's `input_schema` guides the model but does not constrain it: the only thing
+//! guaranteed is that the input is an object. Strict tool use and `output_config.format`
+//! compile the schema into a grammar instead, with their own subset (every object closed, no
+//! numeric bounds, lengths, `maxItems` or `uniqueItems`, `minItems` 0 or 1) and per-request
+//! limits. So the tool is marked `strict` when the schema fits that subset after widening
+//! drops, and is otherwise sent as a plain forced tool, whose honest mode is `json`.
+//! `output_config.format` has no plain variant: what does not fit is not sent at all.
+//!
+//! A forced tool is refused when extended thinking is on, and the tool's input is always an
+//! object, so both the thinking option and a root that admits anything but objects mean that
+//! nothing native is sent.
+
+use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
+use super::closed::{self, census, root_loss};
+use super::emit::{emit, Closure, Degrade, JsonDialect};
+use super::normalize::{normalize, Normalized, Rewrites};
+use super::Outcome;
+use crate::ir::Schema;
+use crate::lower::{Loss, LowerOptions, Mode, Target};
+use crate::pointer::Pointer;
+use serde_json::{json, Map, Value};
+
+const A1: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations (providers.md A1, S-A3)";
+const A1_LIMITS: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs (providers.md A1, S-A2 §4.4)";
+const A2: &str = "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/lib/_parse/_transform.py (providers.md A2)";
+const A1_PATTERN: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations (providers.md A1: simple regexes, full and partial matching; backreferences, lookaround, `\\b` and large `{n,m}` refused)";
+const I_A6_A7: &str = "https://github.com/earendil-works/pi/issues/9953 ; https://github.com/agentjido/req_llm/issues/302 (providers.md I-A6, I-A7)";
+const I_A8: &str =
+    "https://github.com/ghostlobster/memorize-everything/issues/93 (providers.md I-A8)";
+const A1_CLOSED: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations (providers.md A1: `additionalProperties` must be false; ⚠ objects without properties: the safe side, an empty closed object, is not sent strict)";
+const A1_FORMAT: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations (providers.md A1); `format` is an annotation in the subset, so enforcing it would narrow";
+
+const NOT_IN_SUBSET: &str =
+    "not sent: outside the documented subset for strict tools and `output_config.format`";
+const NO_NUMERIC: &str = "not sent: strict tools and `output_config.format` refuse numeric constraints (400 `For 'integer' type, properties maximum, minimum are not supported`)";
+const NO_LENGTH: &str =
+    "not sent: strict tools and `output_config.format` refuse string length constraints";
+
+/// The subset of strict tools and `output_config.format` (the same grammar compiler).
+static STRICT_ROWS: [Row; 30] = [
+    row("type", Support::Kept, A1),
+    row("enum", Support::Partial(Partial::EnumValues(ValueKinds::Scalars)), A1),
+    row("const", Support::Rewritten(Rewrite::ConstAsEnum), A1),
+    row("pattern", Support::Partial(Partial::Patterns(PatternRule::ClaudeSimple)), A1_PATTERN),
+    row("minLength", Support::Dropped(NO_LENGTH), A1),
+    row("maxLength", Support::Dropped(NO_LENGTH), A1),
+    row("minimum", Support::Dropped(NO_NUMERIC), I_A6_A7),
+    row("maximum", Support::Dropped(NO_NUMERIC), I_A6_A7),
+    row("exclusiveMinimum", Support::Dropped(NO_NUMERIC), A1),
+    row("exclusiveMaximum", Support::Dropped(NO_NUMERIC), A1),
+    row("multipleOf", Support::Dropped(NO_NUMERIC), A1),
+    row("items", Support::Kept, A1),
+    row("prefixItems", Support::Rewritten(Rewrite::PrefixItemsAsItems), A1),
+    row("minItems", Support::Rewritten(Rewrite::MinItemsAtMostOne), I_A8),
+    row("maxItems", Support::Dropped("not sent: strict tools and `output_config.format` refuse array constraints beyond `minItems` 0 or 1"), I_A8),
+    row("uniqueItems", Support::Dropped("not sent: strict tools and `output_config.format` refuse it"), A1),
+    row("properties", Support::Kept, A1),
+    row("required", Support::Kept, A1_LIMITS),
+    row("additionalProperties", Support::Kept, A1_CLOSED),
+    row("oneOf", Support::Rewritten(Rewrite::OneOfAsAnyOf), A2),
+    row("anyOf", Support::Kept, A1_LIMITS),
+    row("allOf", Support::Rewritten(Rewrite::MergedIntoParent), A1),
+    row("not", Support::Dropped(NOT_IN_SUBSET), A1),
+    row("description", Support::Kept, A2),
+    row("title", Support::Kept, A2),
+    row("default", Support::Kept, A1),
+    row("examples", Support::Dropped(NOT_IN_SUBSET), A2),
+    row("format", Support::Rewritten(Rewrite::IntoDescription), A1_FORMAT),
+    row("$schema", Support::Dropped(NOT_IN_SUBSET), A2),
+    row("$id", Support::Dropped(NOT_IN_SUBSET), A2),
+];
+
+/// Claude forced tool, `strict` when the schema fits the grammar subset.
+pub static CLAUDE: Capabilities = Capabilities {
+    target: Target::Claude,
+    field: "tools[0].input_schema",
+    rows: &STRICT_ROWS,
+};
+
+/// Claude `output_config.format`.
+pub static CLAUDE_NATIVE: Capabilities = Capabilities {
+    target: Target::ClaudeNative,
+    field: "output_config.format.schema",
+    rows: &STRICT_ROWS,
+};
+
+/// Per-request limits of strict tools and `output_config.format` together (providers.md §4.4).
+const MAX_OPTIONAL: usize = 24;
+const MAX_UNIONS: usize = 16;
+/// Tool names: `^[a-zA-Z0-9_-]{1,128}$` (providers.md I-A4).
+const MAX_NAME: usize = 128;
+const DEFAULT_DESCRIPTION: &str =
+    "Give your answer by calling this tool: its input is the answer, in the shape of its schema.";
+
+const FLATTEN: Rewrites = Rewrites {
+    flatten_all_of: true,
+    distribute_unions: true,
+};
+
+pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions) -> Outcome {
+    if options.claude_thinking {
+        return prompt(root_loss(
+            "no forced tool sent: extended thinking is on, and Claude refuses a forced `tool_choice` with thinking (400 `Thinking may not be enabled when tool_choice forces tool use.`)",
+        ));
+    }
+    let normalized = normalize(schema, FLATTEN);
+    if let Err(loss) = closed::object_root(&normalized.schema) {
+        return prompt(loss);
+    }
+    let name = closed::wire_name(options, schema, MAX_NAME);
+    let description =
+        closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
+    let (input_schema, strict, mode, losses) = match strict(&normalized, &CLAUDE) {
+        Ok((sent, losses)) => (sent, true, widened_if(&losses), losses),
+        Err(Degrade(loss)) => (guide(&normalized.schema), false, Mode::Json, vec![loss]),
+    };
+    let mut tool = Map::new();
+    tool.insert("name".into(), Value::from(name.clone()));
+    tool.insert("description".into(), Value::from(description));
+    tool.insert("input_schema".into(), input_schema);
+    if strict {
+        tool.insert("strict".into(), Value::Bool(true));
+    }
+    Outcome {
+        mode,
+        wire: json!({
+            "tools": [Value::Object(tool)],
+            "tool_choice": {"type": "tool", "name": name},
+        }),
+        losses,
+    }
+}
+
+pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome {
+    let normalized = normalize(schema, FLATTEN);
+    if let Err(loss) = closed::object_root(&normalized.schema) {
+        return prompt(loss);
+    }
+    match strict(&normalized, &CLAUDE_NATIVE) {
+        Ok((sent, losses)) => Outcome {
+            mode: widened_if(&losses),
+            wire: json!({"output_config": {"format": {"type": "json_schema", "schema": sent}}}),
+            losses,
+        },
+        Err(Degrade(loss)) => prompt(loss),
+    }
+}
+
+fn widened_if(losses: &[Loss]) -> Mode {
+    if losses.is_empty() {
+        Mode::Exact
+    } else {
+        Mode::Widened
+    }
+}
+
+fn prompt(loss: Loss) -> Outcome {
+    Outcome {
+        mode: Mode::Prompt,
+        wire: Value::Object(Map::new()),
+        losses: vec![loss],
+    }
+}
+
+/// The grammar-constrained schema and its losses, or why the grammar subset cannot keep the
+/// contract. The root is known to be a non-union object.
+fn strict(
+    normalized: &Normalized,
+    caps: &'static Capabilities,
+) -> Result<(Value, Vec<Loss>), Degrade> {
+    let prepared = closed::prepare(&normalized.schema, caps)?;
+    let emitted = emit(
+        &prepared.schema,
+        JsonDialect {
+            caps,
+            closure: Closure::RequireClosed {
+                all_required: false,
+            },
+            explicit_types: false,
+        },
+    )?;
+    within_limits(&emitted.schema)?;
+    let mut losses = normalized.losses.clone();
+    losses.extend(prepared.losses);
+    losses.extend(emitted.losses);
+    Ok((emitted.schema, losses))
+}
+
+fn within_limits(schema: &Value) -> Result<(), Degrade> {
+    let c = census(schema);
+    let over = |what: String| Err(Degrade(Loss::new(&Pointer::root(), "", what)));
+    if c.empty_closed_objects > 0 {
+        return over("a closed object declares no property; ⚠ the grammar subset's handling of objects without properties is undocumented, so the safe side is not to send it strict".to_owned());
+    }
+    if c.optional > MAX_OPTIONAL {
+        return over(format!("{} optional properties; strict tools and `output_config.format` allow {MAX_OPTIONAL} per request", c.optional));
+    }
+    if c.unions > MAX_UNIONS {
+        return over(format!("{} union-typed nodes (`anyOf` or a list of types); strict tools and `output_config.format` allow {MAX_UNIONS} per request", c.unions));
+    }
+    Ok(())
+}
+
+/// The `input_schema` of a plain (non-strict) forced tool: guidance only, so it may stay open,
+/// but its root must say `type: "object"` (exact: the root admits only objects). When even
+/// that cannot be emitted, `{"type": "object"}` is what the tool guarantees anyway.
+fn guide(schema: &Schema) -> Value {
+    let dialect = JsonDialect {
+        caps: &CLAUDE,
+        closure: Closure::ExplicitOpen,
+        explicit_types: false,
+    };
+    match emit(schema, dialect) {
+        Ok(emitted) => {
+            let mut sent = emitted.schema;
+            if let Value::Object(map) = &mut sent {
+                map.insert("type".into(), Value::from("object"));
+            }
+            sent
+        }
+        Err(_) => json!({"type": "object"}),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,364 @@
+//! What the closed-object strict decoders (OpenAI strict `json_schema`, Claude strict tools and
+//! `output_config.format`) share beyond the generic emitter: an exact pre-pass on the IR, a
+//! census of the emitted schema for their size limits, and the request name.
+//!
+//! The pre-pass exists because these providers refuse schemas the emitter would otherwise send
+//! as written: a node that names no type (their subsets describe typed nodes only), object
+//! keywords on a string node, an array without `items` (OpenAI: 400 `array schema missing
+//! items`), a `required` name that no property declares. Every rewrite here is exact (it cannot
+//! change which values validate) or a widening recorded as a loss; where neither is possible
+//! the lowering falls back.
+
+use super::caps::{Capabilities, Rewrite, Support};
+use super::emit::Degrade;
+use super::normalize::admitted;
+use crate::ir::{Additional, Ir, Node, NodeId, Schema};
+use crate::lower::{Loss, LowerOptions};
+use crate::pointer::Pointer;
+use crate::value::{JsonType, TypeSet};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// The schema after the pre-pass, and what the pre-pass relaxed.
+pub(crate) struct Prepared {
+    pub schema: Schema,
+    pub losses: Vec<Loss>,
+}
+
+/// Rewrites every node reachable from the root so a closed-object strict dialect can send it:
+/// - keyword groups that cannot apply (object keywords where no object is admitted, …) go, which
+///   is exact;
+/// - a node without `type` and without a union gets the types it admits, which is exact (no
+///   other type could validate) and what strict decoders need;
+/// - a closed object's `required` loses names that no property declares: such an object
+///   accepts nothing, so not sending them only widens (a loss), and providers refuse them;
+/// - a `not` whose row is `Dropped` goes before emission, so its subtree cannot degrade a
+///   lowering that never sends it.
+///
+/// An array whose items are unconstrained degrades: "any value" includes open objects, which
+/// these decoders cannot produce, and OpenAI refuses an array without `items` outright.
+pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, Degrade> {
+    let mut nodes = schema.ir.nodes.clone();
+    let mut losses = Vec::new();
+    let mut seen = vec![false; nodes.len()];
+    let mut stack = vec![schema.root()];
+    let walk_all_of = !matches!(
+        caps.support("allOf"),
+        Support::Rewritten(Rewrite::MergedIntoParent)
+    );
+    while let Some(id) = stack.pop() {
+        match seen.get_mut(id.index()) {
+            Some(done) if !*done => *done = true,
+            _ => continue,
+        }
+        let admits = admitted(schema, id);
+        let Some(node) = nodes.get_mut(id.index()) else {
+            continue;
+        };
+        reshape(node, admits, caps, &mut losses)?;
+        push_children(node, walk_all_of, &mut stack);
+    }
+    Ok(Prepared {
+        schema: Schema {
+            ir: Arc::new(Ir {
+                nodes,
+                root: schema.ir.root,
+                subset: schema.ir.subset,
+            }),
+        },
+        losses,
+    })
+}
+
+fn reshape(
+    node: &mut Node,
+    admits: TypeSet,
+    caps: &Capabilities,
+    losses: &mut Vec<Loss>,
+) -> Result<(), Degrade> {
+    if !admits.contains(JsonType::Object) {
+        node.object = None;
+    }
+    if !admits.contains(JsonType::Array) {
+        node.array = None;
+    }
+    if !admits.contains(JsonType::String) {
+        node.string = None;
+    }
+    if !admits.contains(JsonType::Number) && !admits.contains(JsonType::Integer) {
+        node.number = None;
+    }
+    if node.not.is_some() {
+        if let Support::Dropped(why) = caps.support("not") {
+            node.not = None;
+            losses.push(Loss::new(&node.pointer, "not", why));
+        }
+    }
+    if node.any_of.is_empty() && node.one_of.is_empty() {
+        if admits.is_empty() {
+            return Err(Degrade(Loss::new(
+                &node.pointer,
+                "type",
+                "no value satisfies this subschema, and the provider needs every node to name the types it admits",
+            )));
+        }
+        node.types = Some(admits);
+    }
+    if let Some(rules) = node.object.as_deref_mut() {
+        if rules.additional == Additional::Forbidden {
+            let declared = &rules.properties;
+            let before = rules.required.len();
+            rules.required.retain(|name| declared.contains(name));
+            if rules.required.len() != before {
+                losses.push(Loss::new(
+                    &node.pointer,
+                    "required",
+                    "lists names that no property declares while `additionalProperties` is false, so no object satisfies it; those names are not sent (providers refuse them)",
+                ));
+            }
+        }
+    }
+    if admits.contains(JsonType::Array) && node.array.as_ref().and_then(|a| a.items).is_none() {
+        return Err(Degrade(Loss::new(
+            &node.pointer,
+            "items",
+            "array items are unconstrained (any JSON value, open objects included), which the provider's strict mode cannot express",
+        )));
+    }
+    Ok(())
+}
+
+fn push_children(node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
+    if let Some(rules) = &node.object {
+        stack.extend(rules.properties.iter().map(|(_, id)| id));
+    }
+    if let Some(rules) = &node.array {
+        stack.extend(rules.prefix_items.iter().copied());
+        stack.extend(rules.items);
+    }
+    stack.extend(node.any_of.iter().chain(&node.one_of).copied());
+    if walk_all_of {
+        stack.extend(node.all_of.iter().copied());
+    }
+    stack.extend(node.not);
+}
+
+/// Checks that every value the (normalised) schema accepts is an object and that the root is
+/// not a union: these dialects need `type: "object"` at the root and refuse a root `anyOf`.
+pub(crate) fn object_root(schema: &Schema) -> Result<(), Loss> {
+    let root = schema.root_node();
+    if admitted(schema, schema.root()) != TypeSet::of(JsonType::Object) {
+        return Err(Loss::new(
+            &root.pointer,
+            "type",
+            "the root admits values other than objects, and the provider needs an object root",
+        ));
+    }
+    if !root.any_of.is_empty() || !root.one_of.is_empty() {
+        return Err(Loss::new(
+            &root.pointer,
+            if root.any_of.is_empty() { "oneOf" } else { "anyOf" },
+            "the root is a union (after merging `allOf` and distributing siblings over it), and the provider refuses a union at the root",
+        ));
+    }
+    Ok(())
+}
+
+/// Sizes of an emitted schema that strict providers limit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Census {
+    /// Deepest nesting of nodes that admit objects or arrays, the root counting as level 1.
+    pub depth: usize,
+    /// Declared properties across all objects.
+    pub properties: usize,
+    /// Values across all `enum`s.
+    pub enum_values: usize,
+    /// Characters of property names and enum values (non-strings counted as JSON text).
+    pub chars: usize,
+    /// The largest character total of one all-string `enum` with more than 250 values.
+    pub large_string_enum_chars: usize,
+    /// Declared properties that are not required.
+    pub optional: usize,
+    /// Nodes with `anyOf` or a list of types.
+    pub unions: usize,
+    /// Closed objects that declare no property.
+    pub empty_closed_objects: usize,
+}
+
+/// Counts what providers limit, walking only the positions the strict emitters produce.
+pub(crate) fn census(schema: &Value) -> Census {
+    let mut c = Census::default();
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
+    while let Some((node, level)) = stack.pop() {
+        let Value::Object(map) = node else {
+            continue;
+        };
+        let types = types_of(map);
+        let container = types.iter().any(|t| *t == "object" || *t == "array");
+        let level = level + usize::from(container);
+        c.depth = c.depth.max(level);
+        if map.contains_key("anyOf") || types.len() > 1 {
+            c.unions += 1;
+        }
+        let props = map.get("properties").and_then(Value::as_object);
+        if let Some(props) = props {
+            c.properties += props.len();
+            c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
+            let required = map.get("required").and_then(Value::as_array);
+            let listed = |name: &String| {
+                required.is_some_and(|r| r.iter().any(|x| x.as_str() == Some(name.as_str())))
+            };
+            c.optional += props.keys().filter(|k| !listed(k)).count();
+            stack.extend(props.values().map(|v| (v, level)));
+        }
+        if types.contains(&"object")
+            && map.get("additionalProperties") == Some(&Value::Bool(false))
+            && props.is_none_or(Map::is_empty)
+        {
+            c.empty_closed_objects += 1;
+        }
+        if let Some(values) = map.get("enum").and_then(Value::as_array) {
+            c.enum_values += values.len();
+            let chars: usize = values.iter().map(value_chars).sum();
+            c.chars += chars;
+            if values.len() > 250 && values.iter().all(Value::is_string) {
+                c.large_string_enum_chars = c.large_string_enum_chars.max(chars);
+            }
+        }
+        if let Some(items) = map.get("items") {
+            stack.push((items, level));
+        }
+        if let Some(branches) = map.get("anyOf").and_then(Value::as_array) {
+            stack.extend(branches.iter().map(|b| (b, level)));
+        }
+        if let Some(extra @ Value::Object(_)) = map.get("additionalProperties") {
+            stack.push((extra, level));
+        }
+    }
+    c
+}
+
+/// The type names a node declares.
+pub(crate) fn types_of(map: &Map<String, Value>) -> Vec<&str> {
+    match map.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn value_chars(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.chars().count(),
+        other => other.to_string().chars().count(),
+    }
+}
+
+/// The name sent with the schema or tool: `options.name` when the provider accepts it as is,
+/// else the root `title` reduced to the accepted characters, else `"response"`.
+pub(crate) fn wire_name(options: &LowerOptions, schema: &Schema, max: usize) -> String {
+    if let Some(name) = &options.name {
+        if is_valid_name(name, max) {
+            return name.clone();
+        }
+    }
+    schema
+        .root_node()
+        .title()
+        .map(|t| sanitize_name(t, max))
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "response".to_owned())
+}
+
+fn name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// `[A-Za-z0-9_-]{1,max}`, the rule OpenAI states for `json_schema.name` and Claude enforces
+/// on tool names (with different maxima).
+pub(crate) fn is_valid_name(name: &str, max: usize) -> bool {
+    !name.is_empty() && name.chars().count() <= max && name.chars().all(name_char)
+}
+
+/// Keeps the accepted characters, turns each run of others into one `_` between kept ones, and
+/// truncates, so `"Invoice line (v2)"` becomes `"Invoice_line_v2"`.
+pub(crate) fn sanitize_name(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut gap = false;
+    for c in text.chars() {
+        if name_char(c) {
+            if gap && !out.is_empty() {
+                out.push('_');
+            }
+            gap = false;
+            out.push(c);
+        } else {
+            gap = true;
+        }
+    }
+    let truncated: String = out.chars().take(max).collect();
+    truncated.trim_end_matches('_').to_owned()
+}
+
+/// The description sent with the schema or tool: `options.description`, else the root's.
+pub(crate) fn wire_description(options: &LowerOptions, schema: &Schema) -> Option<String> {
+    options
+        .description
+        .clone()
+        .or_else(|| schema.root_node().description().map(str::to_owned))
+}
+
+/// A loss about the whole schema.
+pub(crate) fn root_loss(reason: &'static str) -> Loss {
+    Loss::new(&Pointer::root(), "", reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_are_sanitised_and_bounded() {
+        assert_eq!(sanitize_name("Invoice line (v2)", 64), "Invoice_line_v2");
+        assert_eq!(sanitize_name("  Über-Schema!  ", 64), "ber-Schema");
+        assert_eq!(sanitize_name("ééé", 64), "");
+        assert_eq!(sanitize_name(&"a".repeat(70), 64).len(), 64);
+        assert_eq!(
+            sanitize_name(&format!("{} b", "a".repeat(63)), 64),
+            "a".repeat(63)
+        );
+        assert!(is_valid_name("my_schema-1", 64));
+        assert!(!is_valid_name("my schema", 64));
+        assert!(!is_valid_name("", 64));
+        assert!(!is_valid_name(&"a".repeat(65), 64));
+        assert!(is_valid_name(&"a".repeat(128), 128));
+    }
+
+    #[test]
+    fn census_counts_what_providers_limit() {
+        let c = census(&json!({
+            "type": "object",
+            "properties": {
+                "ab": {"type": "array", "items": {"type": "object", "properties": {"c": {"type": ["string", "null"], "enum": ["xy", null]}}, "required": [], "additionalProperties": false}},
+                "d": {"anyOf": [{"type": "integer", "enum": [10]}, {"type": "object", "additionalProperties": false}]}
+            },
+            "required": ["ab", "d"],
+            "additionalProperties": false
+        }));
+        assert_eq!(
+            c,
+            Census {
+                depth: 3,
+                properties: 3,
+                enum_values: 3,
+                // "ab" + "d" + "c" + "xy" + "null" + "10"
+                chars: 12,
+                large_string_enum_chars: 0,
+                optional: 1,
+                unions: 2,
+                empty_closed_objects: 1,
+            }
+        );
+    }
+}

@@ -1,0 +1,74 @@
+//! Gemini's two structured-output dialects, both sent in `generationConfig` with
+//! `responseMimeType: "application/json"` (required beside either schema field, GG2):
+//!
+//! - [`openapi`]: `responseSchema`, the OpenAPI-subset `Schema` proto. It has no
+//!   `additionalProperties`, so every OBJECT is closed to its declared properties; `type` is a
+//!   single value; `enum` holds strings only. It needs its own lowering (type unions are split
+//!   into `anyOf` branches, null becomes `nullable`), but its keyword decisions are still listed
+//!   in a capability table for the target matrix.
+//! - [`json_schema`]: `responseJsonSchema`, the JSON-Schema dialect, sent through the generic
+//!   emitter with open objects made explicit (a missing `additionalProperties` reads as closed).
+//!
+//! When nothing native keeps the widening contract, both fall back to the mime type alone,
+//! whose decoder language is every JSON value, so the fallback is always sound.
+
+mod json_schema;
+mod openapi;
+
+pub use json_schema::CAPABILITIES as JSON_CAPABILITIES;
+pub use openapi::CAPABILITIES as OPENAPI_CAPABILITIES;
+
+pub(crate) use json_schema::lower as lower_json;
+pub(crate) use openapi::lower as lower_openapi;
+
+use super::Outcome;
+use crate::lower::{Loss, Mode};
+use serde_json::{json, Value};
+
+/// The mime type that turns on JSON output; both schema fields require it (GG2).
+const JSON_MIME: &str = "application/json";
+
+/// A native lowering: the schema in `field`, exact when nothing was lost.
+fn native(field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
+    let mode = if losses.is_empty() {
+        Mode::Exact
+    } else {
+        Mode::Widened
+    };
+    let mut config = serde_json::Map::new();
+    config.insert("responseMimeType".into(), Value::from(JSON_MIME));
+    config.insert(field.into(), schema);
+    Outcome {
+        mode,
+        wire: json!({ "generationConfig": Value::Object(config) }),
+        losses,
+    }
+}
+
+/// The fallback: JSON output without a schema. Its decoder language is any JSON value, so it
+/// cannot narrow whatever the schema says; `why` says what the schema field could not carry.
+fn json_only(why: Loss) -> Outcome {
+    Outcome {
+        mode: Mode::Json,
+        wire: json!({ "generationConfig": { "responseMimeType": JSON_MIME } }),
+        losses: vec![why],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JSON_CAPABILITIES, OPENAPI_CAPABILITIES};
+    use crate::keywords::SUBSET;
+
+    #[test]
+    fn every_subset_keyword_has_exactly_one_sourced_row_in_each_table() {
+        for caps in [&OPENAPI_CAPABILITIES, &JSON_CAPABILITIES] {
+            for k in SUBSET {
+                let n = caps.rows.iter().filter(|r| r.keyword == k.name).count();
+                assert_eq!(n, 1, "{:?}: {}", caps.target, k.name);
+            }
+            assert_eq!(caps.rows.len(), SUBSET.len(), "{:?}", caps.target);
+            assert!(caps.rows.iter().all(|r| r.source.contains("https://")));
+        }
+    }
+}

@@ -1,0 +1,753 @@
+//! Gemini `responseSchema`: the OpenAPI-subset `Schema` proto (GG1).
+//!
+//! The proto is narrower than JSON Schema in ways that force a lowering of its own rather than
+//! a keyword table over the generic emitter:
+//!
+//! - `type` is one value, so a node is lowered per admitted type: one type stays one node,
+//!   `null` becomes `nullable`, several types become `anyOf` of single-type branches, each with
+//!   only the keywords that apply to its type (a `minimum` goes to the INTEGER branch, a
+//!   `minLength` to the STRING branch). `NULL` as a type is too recent to rely on (⚠), so a
+//!   value that can only be null is sent as a nullable STRING, a loss.
+//! - A node with `anyOf` must have no other field (python-genai#625), so union annotations move
+//!   into the branches and `nullable` sits on a branch, never beside `anyOf`.
+//! - `enum` holds strings only and needs `type: STRING` (I-G4, I-G11). Literals are split by
+//!   type like the node: string values become the STRING branch's `enum`, numbers the tightest
+//!   bounds, booleans and null their type. Every value of the source stays admitted: splitting
+//!   never filters.
+//! - There is no `additionalProperties`: the decoder emits only declared keys, and an OBJECT
+//!   without properties is a 400 (I-G1..3). An object with declared properties is closed to
+//!   them, which is exact on the declared fragment (widening.md). An object that admits members
+//!   it does not declare while declaring none (a map, `{"type": "object"}`) has no sound
+//!   stand-in: there is no "any value" node (`type` is required), so the whole lowering falls
+//!   back to the mime type alone. The same holds for arrays of unconstrained items: ARRAY needs
+//!   `items` ("items: missing field") and no finite node admits every value.
+//! - Degrading is never local. A node whose values must be admitted cannot be replaced by a
+//!   narrower one or deleted: deleting an optional property makes the decoder unable to emit
+//!   it, which rejects every source-valid value that has it. The one deletion that keeps the
+//!   contract is of a property (or union branch, or tuple position) whose schema admits no
+//!   value at all: nothing valid can carry it, so leaving it out is exact.
+//!
+//! Union siblings are distributed into the branches first (`N ∧ (A ∨ B)` → `(N ∧ A) ∨ (N ∧ B)`)
+//! and `allOf` merged, so branch objects carry their parent's properties: closing a branch
+//! that lacks them would narrow.
+
+#[cfg(test)]
+mod tests;
+
+use super::{json_only, native};
+use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
+use crate::dialect::emit::{declares_properties, full_match_safe, with_format_hint, Degrade};
+use crate::dialect::normalize::{admitted, has_assertions_besides_unions, normalize, Rewrites};
+use crate::dialect::Outcome;
+use crate::ir::{Additional, Bound, Node, NodeId, Schema};
+use crate::lower::{Loss, LowerOptions, Target};
+use crate::value::{cmp_numbers, is_integer, num, JsonType, Num, TypeSet};
+use serde_json::{Map, Number, Value};
+use std::cmp::Ordering;
+
+const GG1: &str = "https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto `Schema` (providers.md GG1, §3.2)";
+const I_G1: &str = "https://github.com/agno-agi/agno/issues/2112 `properties: should be non-empty for OBJECT type` (providers.md I-G1..3, §3.2, §7)";
+const I_G4: &str = "https://github.com/microsoft/azure-devops-mcp/issues/145 numeric enum → 400; https://github.com/decolua/9router/pull/380 enum needs STRING (providers.md I-G4, I-G11, GG1, §3.2)";
+const I_G6: &str = "https://github.com/prism-php/prism/issues/974 `type` is not repeating; https://github.com/googleapis/python-genai/issues/625 `anyOf` must be the only field (providers.md I-G6, GG1, §3.2)";
+const I_G7: &str = "https://github.com/tashfeenahmed/freellmapi/issues/97 `Unknown name \"additionalProperties\"` (providers.md I-G7, §3.2, §7 caveat on closed objects)";
+const I_G8: &str = "https://github.com/theopenco/llmgateway/issues/1763 `Unknown name \"exclusiveMinimum\"/\"const\"` (providers.md I-G8, §3.2, §7)";
+const I_G9: &str = "https://github.com/decolua/9router/pull/3018 `Unknown name \"uniqueItems\"`, `multipleOf` (providers.md I-G9, §3.2, §7)";
+const I_G5: &str = "https://github.com/google-gemini/gemini-cli/issues/3178 `only 'enum' and 'date-time' are supported for STRING type` (providers.md I-G5, §3.2, §7)";
+const ITEMS: &str = "https://github.com/cline/cline/issues/7339 ARRAY without `items` → 400 `items: missing field`; Schema.items (providers.md GG1, §3.2)";
+
+/// What `responseSchema` does with each subset keyword. The lowering below is written to
+/// these rows; the generic emitter does not read them.
+pub static CAPABILITIES: Capabilities = Capabilities {
+    target: Target::Gemini,
+    field: "generationConfig.responseSchema",
+    rows: &[
+        row("type", Support::Rewritten(Rewrite::TypeUnionSplit), I_G6),
+        row("enum", Support::Partial(Partial::LiteralsByType), I_G4),
+        row("const", Support::Partial(Partial::LiteralsByType), I_G8),
+        row("pattern", Support::Partial(Partial::Patterns(PatternRule::FullMatchSafe)), "regex dialect and match mode undocumented (providers.md GG1, §3.2 ⚠): sent in a form both readings agree on: https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto"),
+        row("minLength", Support::Kept, GG1),
+        row("maxLength", Support::Kept, GG1),
+        row("minimum", Support::Kept, GG1),
+        row("maximum", Support::Kept, GG1),
+        row("exclusiveMinimum", Support::Rewritten(Rewrite::ExclusiveAsInclusive), I_G8),
+        row("exclusiveMaximum", Support::Rewritten(Rewrite::ExclusiveAsInclusive), I_G8),
+        row("multipleOf", Support::Dropped("no such field in the proto (400 `Unknown name`)"), I_G9),
+        row("items", Support::Kept, ITEMS),
+        row("prefixItems", Support::Rewritten(Rewrite::PrefixItemsAsItems), GG1),
+        row("minItems", Support::Kept, GG1),
+        row("maxItems", Support::Kept, GG1),
+        row("uniqueItems", Support::Dropped("no such field in the proto (400 `Unknown name`)"), I_G9),
+        row("properties", Support::Kept, I_G1),
+        row("required", Support::Kept, GG1),
+        row("additionalProperties", Support::Partial(Partial::ClosedToDeclared), I_G7),
+        row("oneOf", Support::Rewritten(Rewrite::OneOfAsAnyOf), I_G8),
+        row("anyOf", Support::Kept, I_G6),
+        row("allOf", Support::Rewritten(Rewrite::MergedIntoParent), "no such field in the proto (providers.md §3.2, §7 caveat: dropping members that declare properties narrows closed objects): https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto"),
+        row("not", Support::Dropped("no such field in the proto (400 `Unknown name`)"), GG1),
+        row("description", Support::Kept, GG1),
+        row("title", Support::Kept, GG1),
+        row("default", Support::Dropped("accepted and ignored by the server: an annotation, nothing to gain"), GG1),
+        row("examples", Support::Dropped("the proto's `example` is documented for the root only; an annotation"), GG1),
+        row("format", Support::Rewritten(Rewrite::IntoDescription), I_G5),
+        row("$schema", Support::Dropped("no such field in the proto (400 `Unknown name`); an annotation"), GG1),
+        row("$id", Support::Dropped("no such field in the proto (400 `Unknown name`); an annotation"), GG1),
+    ],
+};
+
+/// The request field.
+const FIELD: &str = "responseSchema";
+
+/// Deeper than this, the lowering gives up rather than risk the stack. The front end bounds
+/// source depth far below it; rewritten IRs are bounded by it too.
+const MAX_DEPTH: usize = 512;
+
+pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
+    let normalized = normalize(
+        schema,
+        Rewrites {
+            flatten_all_of: true,
+            distribute_unions: true,
+        },
+    );
+    let mut l = Lowerer {
+        schema: &normalized.schema,
+        losses: normalized.losses,
+    };
+    let root = normalized.schema.root();
+    match l.node(root, 0) {
+        Ok(Out::Node(node)) => native(FIELD, Value::Object(node), l.losses),
+        Ok(Out::Nothing) => json_only(Loss::new(
+            &normalized.schema.node(root).pointer,
+            "",
+            "the schema admits no value; nothing native is sent",
+        )),
+        Err(degrade) => json_only(degrade.0),
+    }
+}
+
+/// A lowered node.
+enum Out {
+    /// The source node admits no value, so a place that holds it can be left out exactly.
+    Nothing,
+    /// A `Schema` node.
+    Node(Map<String, Value>),
+}
+
+struct Lowerer<'s> {
+    schema: &'s Schema,
+    losses: Vec<Loss>,
+}
+
+fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
+    Degrade(Loss::new(&node.pointer, keyword, reason))
+}
+
+/// The proto's spelling of a JSON type (enum `Type` of GG1; upper case is the canonical
+/// proto-JSON form, lower case only works through lenient parsing ⚠).
+fn type_name(t: JsonType) -> &'static str {
+    match t {
+        JsonType::Null => "NULL",
+        JsonType::Boolean => "BOOLEAN",
+        JsonType::Object => "OBJECT",
+        JsonType::Array => "ARRAY",
+        JsonType::Number => "NUMBER",
+        JsonType::Integer => "INTEGER",
+        JsonType::String => "STRING",
+    }
+}
+
+fn typed(t: JsonType) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("type".into(), Value::from(type_name(t)));
+    m
+}
+
+/// An `int64` field's value, or `None` when the count does not fit one (the proto would
+/// refuse the request).
+fn int64(n: u64) -> Option<Value> {
+    i64::try_from(n).ok().map(Value::from)
+}
+
+/// A `double` field's value, or `None` when the number has no exact double: the server would
+/// round it, possibly inward, which narrows.
+fn double(n: &Number) -> Option<Value> {
+    let exact = match num(n) {
+        Num::Int(i) => (i as f64) as i128 == i,
+        Num::Float(_) => true,
+    };
+    exact.then(|| Value::Number(n.clone()))
+}
+
+/// An integral number as an `i128` (`5.0` included), when it has one.
+fn integral(n: &Number) -> Option<i128> {
+    match num(n) {
+        Num::Int(i) => Some(i),
+        // Integral floats of this magnitude convert exactly.
+        Num::Float(f) => {
+            (f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15).then_some(f as i128)
+        }
+    }
+}
+
+fn number_of(i: i128) -> Option<Number> {
+    if let Ok(v) = i64::try_from(i) {
+        return Some(Number::from(v));
+    }
+    u64::try_from(i).ok().map(Number::from)
+}
+
+/// `anyOf` of the branches, or the one branch itself; branches that are themselves a bare
+/// `anyOf` are spliced in (the same union, one level less).
+fn union_of(branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
+    let mut flat = Vec::with_capacity(branches.len());
+    for mut b in branches {
+        if b.len() == 1 {
+            if let Some(Value::Array(inner)) = b.remove("anyOf") {
+                flat.extend(inner);
+                continue;
+            }
+        }
+        flat.push(Value::Object(b));
+    }
+    match flat.len() {
+        0 => None,
+        1 => match flat.pop() {
+            Some(Value::Object(only)) => Some(only),
+            _ => None,
+        },
+        _ => {
+            let mut m = Map::new();
+            m.insert("anyOf".into(), Value::Array(flat));
+            Some(m)
+        }
+    }
+}
+
+/// The node's `title` and `description`, with `format` folded into the description as a hint
+/// (sent as a field, a server that enforces it would narrow: `format` is an annotation).
+fn annotations(node: &Node) -> (Option<String>, Option<String>) {
+    let Some(a) = &node.annotations else {
+        return (None, None);
+    };
+    let title = a.title.as_deref().map(str::to_owned);
+    let description = match &a.format {
+        Some(f) => Some(with_format_hint(a.description.as_deref(), f)),
+        None => a.description.as_deref().map(str::to_owned),
+    };
+    (title, description)
+}
+
+/// Gives a branch the annotations of the node it came from. A branch's own title wins; its
+/// own description follows the node's.
+fn annotate(branch: &mut Map<String, Value>, title: Option<&str>, description: Option<&str>) {
+    if let Some(t) = title {
+        if !branch.contains_key("title") {
+            branch.insert("title".into(), Value::from(t));
+        }
+    }
+    if let Some(d) = description {
+        let merged = match branch.get("description").and_then(Value::as_str) {
+            Some(own) if !own.is_empty() && own != d => format!("{d}\n{own}"),
+            _ => d.to_owned(),
+        };
+        branch.insert("description".into(), Value::from(merged));
+    }
+}
+
+impl Lowerer<'_> {
+    fn loss(&mut self, node: &Node, keyword: &'static str, reason: &'static str) {
+        self.losses.push(Loss::new(&node.pointer, keyword, reason));
+    }
+
+    /// Leaves out the members of an applicator that cannot be sent. Leaving out a conjunct
+    /// widens, unless a member declares properties: closed objects would then reject them.
+    fn drop_members(
+        &mut self,
+        node: &Node,
+        members: &[NodeId],
+        keyword: &'static str,
+        why: &'static str,
+    ) -> Result<(), Degrade> {
+        if members
+            .iter()
+            .any(|m| declares_properties(self.schema, *m, 0))
+        {
+            return Err(degrade(node, keyword, "cannot be sent, and leaving it out would lose the properties its members declare (objects are closed)"));
+        }
+        self.loss(node, keyword, why);
+        Ok(())
+    }
+
+    fn node(&mut self, id: NodeId, depth: usize) -> Result<Out, Degrade> {
+        let node = self.schema.node(id);
+        if depth > MAX_DEPTH {
+            return Err(degrade(node, "", "the schema nests too deeply to lower"));
+        }
+        let has_union = !node.any_of.is_empty() || !node.one_of.is_empty();
+        if has_union && !has_assertions_besides_unions(node) {
+            return self.union(node, depth);
+        }
+        if has_union {
+            // Distribution gave up (two unions, or the node budget). The unions' types still
+            // bound the node through `admitted`; the unions themselves are left out.
+            if admitted(self.schema, id).is_empty() {
+                return Ok(Out::Nothing);
+            }
+            for (members, keyword) in [(&node.any_of, "anyOf"), (&node.one_of, "oneOf")] {
+                if !members.is_empty() {
+                    self.drop_members(
+                        node,
+                        members,
+                        keyword,
+                        "could not be folded into its siblings; not sent",
+                    )?;
+                }
+            }
+        }
+        self.typed(id, node, depth)
+    }
+
+    /// A node that is only a union (after distribution).
+    fn union(&mut self, node: &Node, depth: usize) -> Result<Out, Degrade> {
+        const SECOND: &str = "a second union in the same node (only one fits); not sent";
+        let (members, one_of) = match (node.any_of.is_empty(), node.one_of.is_empty()) {
+            (false, true) => (&node.any_of, false),
+            (true, false) => (&node.one_of, true),
+            // Keep the union whose branches declare properties, if either does.
+            _ if node
+                .one_of
+                .iter()
+                .any(|m| declares_properties(self.schema, *m, 0)) =>
+            {
+                self.drop_members(node, &node.any_of, "anyOf", SECOND)?;
+                (&node.one_of, true)
+            }
+            _ => {
+                self.drop_members(node, &node.one_of, "oneOf", SECOND)?;
+                (&node.any_of, false)
+            }
+        };
+        if one_of {
+            self.loss(
+                node,
+                "oneOf",
+                "sent as `anyOf`: matching more than one alternative is not prevented",
+            );
+        }
+        let mut branches = Vec::with_capacity(members.len());
+        let mut nullable = false;
+        for id in members {
+            // A branch that admits only null is exact as `nullable` on another branch.
+            if admitted(self.schema, *id) == TypeSet::of(JsonType::Null) {
+                nullable = true;
+                continue;
+            }
+            if let Out::Node(b) = self.node(*id, depth + 1)? {
+                branches.push(b);
+            }
+        }
+        Ok(self.finish(node, branches, nullable, "type"))
+    }
+
+    /// A node without unions: one branch per admitted type.
+    fn typed(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
+        let types = admitted(self.schema, id).normalized();
+        if types.is_empty() {
+            return Ok(Out::Nothing);
+        }
+        if !node.all_of.is_empty() {
+            self.drop_members(
+                node,
+                &node.all_of,
+                "allOf",
+                "members that could not be merged are not sent",
+            )?;
+        }
+        if node.not.is_some() {
+            self.loss(node, "not", "no such field in responseSchema; not sent");
+        }
+        let literals: Option<Vec<&Value>> = match (&node.constant, &node.enumeration) {
+            (Some(c), _) => Some(vec![&**c]),
+            (None, Some(e)) => Some(e.values.iter().collect()),
+            (None, None) => None,
+        };
+        let literals = literals.as_deref();
+        let mut literals_exact = true;
+        let mut branches = Vec::new();
+        for t in types.iter() {
+            let (out, exact) = match t {
+                JsonType::Null => continue,
+                JsonType::String => (self.string(node, literals), true),
+                JsonType::Integer | JsonType::Number => self.number(node, t, literals),
+                JsonType::Boolean => (
+                    Out::Node(typed(JsonType::Boolean)),
+                    literals.is_none_or(both_booleans),
+                ),
+                JsonType::Array => (self.array(node, depth)?, literals.is_none()),
+                JsonType::Object => (self.object(node, depth)?, literals.is_none()),
+            };
+            literals_exact &= exact;
+            if let Out::Node(b) = out {
+                branches.push(b);
+            }
+        }
+        let keyword = match (&node.constant, &node.enumeration) {
+            (Some(_), _) => "const",
+            (None, Some(_)) => "enum",
+            (None, None) => "type",
+        };
+        if !literals_exact {
+            let reason = if node.constant.is_some() {
+                "only its type (and, for a number, its bounds) is sent: responseSchema has no `const`, and `enum` holds strings only"
+            } else {
+                "values other than strings are admitted by their type's branch but not enforced (responseSchema's `enum` holds strings only); string values are still enforced"
+            };
+            self.loss(node, keyword, reason);
+        }
+        Ok(self.finish(node, branches, types.contains(JsonType::Null), keyword))
+    }
+
+    /// One node from a node's branches: `anyOf` of them or the one branch, `nullable` on a
+    /// branch when null is admitted, the node's annotations on every branch (a node with
+    /// `anyOf` may carry no other field). `null_keyword` names the loss when only null is left.
+    fn finish(
+        &mut self,
+        node: &Node,
+        branches: Vec<Map<String, Value>>,
+        nullable: bool,
+        null_keyword: &'static str,
+    ) -> Out {
+        let mut out = match union_of(branches) {
+            Some(m) => m,
+            None if nullable => {
+                self.loss(node, null_keyword, "admits only null, sent as a nullable STRING: the NULL type is too recent to rely on");
+                typed(JsonType::String)
+            }
+            None => return Out::Nothing,
+        };
+        if nullable {
+            match out.get_mut("anyOf") {
+                Some(Value::Array(list)) => {
+                    if let Some(Value::Object(first)) = list.first_mut() {
+                        first.insert("nullable".into(), Value::Bool(true));
+                    }
+                }
+                _ => {
+                    out.insert("nullable".into(), Value::Bool(true));
+                }
+            }
+        }
+        let (title, description) = annotations(node);
+        match out.get_mut("anyOf") {
+            Some(Value::Array(list)) => {
+                for b in list.iter_mut() {
+                    if let Value::Object(b) = b {
+                        annotate(b, title.as_deref(), description.as_deref());
+                    }
+                }
+            }
+            _ => annotate(&mut out, title.as_deref(), description.as_deref()),
+        }
+        Out::Node(out)
+    }
+
+    fn string(&mut self, node: &Node, literals: Option<&[&Value]>) -> Out {
+        let mut m = typed(JsonType::String);
+        if let Some(lits) = literals {
+            let mut values: Vec<Value> = Vec::new();
+            for s in lits.iter().filter_map(|v| v.as_str()) {
+                if !values.iter().any(|v| v.as_str() == Some(s)) {
+                    values.push(Value::from(s));
+                }
+            }
+            if values.is_empty() {
+                return Out::Nothing;
+            }
+            m.insert("enum".into(), Value::Array(values));
+        }
+        if let Some(rules) = &node.string {
+            if let (Some(lo), Some(hi)) = (rules.min_length, rules.max_length) {
+                if lo > hi {
+                    return Out::Nothing;
+                }
+            }
+            for (keyword, n) in [
+                ("minLength", rules.min_length),
+                ("maxLength", rules.max_length),
+            ] {
+                let Some(n) = n else { continue };
+                match int64(n) {
+                    Some(v) => {
+                        m.insert(keyword.into(), v);
+                    }
+                    None => self.loss(
+                        node,
+                        keyword,
+                        "too large for the proto's int64 field; not sent",
+                    ),
+                }
+            }
+            if let Some(p) = &rules.pattern {
+                m.insert("pattern".into(), Value::from(full_match_safe(p)));
+            }
+        }
+        Out::Node(m)
+    }
+
+    /// An INTEGER or NUMBER branch, and whether the node's numeric literals (if any) are
+    /// enforced exactly.
+    fn number(&mut self, node: &Node, t: JsonType, literals: Option<&[&Value]>) -> (Out, bool) {
+        let mut m = typed(t);
+        let rules = node.number.as_deref();
+        let mut lower = rules.and_then(|r| r.lower.clone());
+        let mut upper = rules.and_then(|r| r.upper.clone());
+        let mut exact = true;
+        if let Some(lits) = literals {
+            let nums: Vec<&Number> = lits
+                .iter()
+                .filter_map(|v| v.as_number())
+                .filter(|n| t == JsonType::Number || is_integer(n))
+                .collect();
+            let (Some(lo), Some(hi)) = (
+                extreme(&nums, Ordering::Less),
+                extreme(&nums, Ordering::Greater),
+            ) else {
+                return (Out::Nothing, true);
+            };
+            exact = cmp_numbers(lo, hi) == Some(Ordering::Equal)
+                || (t == JsonType::Integer && consecutive(&nums));
+            lower = tighter(lower, lo, Ordering::Greater);
+            upper = tighter(upper, hi, Ordering::Less);
+        }
+        let integer = t == JsonType::Integer;
+        for (bound, inclusive, step) in [(lower, "minimum", 1i128), (upper, "maximum", -1i128)] {
+            let Some(b) = bound else { continue };
+            let keyword = if step > 0 {
+                b.lower_keyword()
+            } else {
+                b.upper_keyword()
+            };
+            let value = if b.exclusive {
+                // On integers, `> n` is `>= n + 1` exactly; otherwise the inclusive bound widens.
+                match integral(&b.value)
+                    .filter(|_| integer)
+                    .and_then(|i| i.checked_add(step))
+                    .and_then(number_of)
+                {
+                    Some(n) => Some(n),
+                    None => {
+                        self.loss(node, keyword, "sent as the inclusive bound (the bound itself is not excluded natively)");
+                        Some(b.value.clone())
+                    }
+                }
+            } else {
+                Some(b.value.clone())
+            };
+            match value.as_ref().and_then(double) {
+                Some(v) => {
+                    m.insert(inclusive.into(), v);
+                }
+                None => self.loss(
+                    node,
+                    keyword,
+                    "has no exact double (the proto's type for bounds); not sent",
+                ),
+            }
+        }
+        if let (Some(Value::Number(lo)), Some(Value::Number(hi))) =
+            (m.get("minimum"), m.get("maximum"))
+        {
+            if cmp_numbers(lo, hi) == Some(Ordering::Greater) {
+                return (Out::Nothing, true);
+            }
+        }
+        if rules.is_some_and(|r| r.multiple_of.is_some()) {
+            self.loss(
+                node,
+                "multipleOf",
+                "no such field in responseSchema; not sent",
+            );
+        }
+        (Out::Node(m), exact)
+    }
+
+    fn array(&mut self, node: &Node, depth: usize) -> Result<Out, Degrade> {
+        let default = crate::ir::ArrayRules::default();
+        let rules = node.array.as_deref().unwrap_or(&default);
+        let min = rules.min_items;
+        let mut cap = rules.max_items;
+        let mut positions: Vec<Map<String, Value>> = Vec::new();
+        let mut sources = 0usize;
+        let prefix_len = rules.prefix_items.len() as u64;
+        let mut open_tail = cap.is_none_or(|c| c > prefix_len);
+        for (i, id) in rules.prefix_items.iter().enumerate() {
+            if cap.is_some_and(|c| c <= i as u64) {
+                break;
+            }
+            match self.node(*id, depth + 1)? {
+                Out::Node(b) => {
+                    positions.push(b);
+                    sources += 1;
+                }
+                Out::Nothing => {
+                    // No valid array reaches this position.
+                    cap = Some(cap.map_or(i as u64, |c| c.min(i as u64)));
+                    open_tail = false;
+                    break;
+                }
+            }
+        }
+        if open_tail {
+            match rules.items {
+                Some(tail) => match self.node(tail, depth + 1)? {
+                    Out::Node(b) => {
+                        positions.push(b);
+                        sources += 1;
+                    }
+                    Out::Nothing => {
+                        cap = Some(cap.map_or(prefix_len, |c| c.min(prefix_len)));
+                    }
+                },
+                None => {
+                    return Err(degrade(node, "items", "admits items of any value (no `items`, or none past `prefixItems`); responseSchema needs `items` and has no node that admits every value"));
+                }
+            }
+        }
+        if let (Some(lo), Some(hi)) = (min, cap) {
+            if lo > hi {
+                return Ok(Out::Nothing);
+            }
+        }
+        if sources > 1 && !rules.prefix_items.is_empty() {
+            self.loss(
+                node,
+                "prefixItems",
+                "positions not enforced: every item may match any position's schema",
+            );
+        }
+        let mut m = typed(JsonType::Array);
+        // With no position left, only the empty array is valid and `items` never applies.
+        let items = union_of(positions).unwrap_or_else(|| typed(JsonType::String));
+        m.insert("items".into(), Value::Object(items));
+        for (keyword, n) in [("minItems", min), ("maxItems", cap)] {
+            let Some(n) = n else { continue };
+            match int64(n) {
+                Some(v) => {
+                    m.insert(keyword.into(), v);
+                }
+                None => self.loss(
+                    node,
+                    keyword,
+                    "too large for the proto's int64 field; not sent",
+                ),
+            }
+        }
+        if rules.unique_items {
+            self.loss(
+                node,
+                "uniqueItems",
+                "no such field in responseSchema; not sent",
+            );
+        }
+        Ok(Out::Node(m))
+    }
+
+    fn object(&mut self, node: &Node, depth: usize) -> Result<Out, Degrade> {
+        let Some(rules) = node.object.as_deref().filter(|r| !r.properties.is_empty()) else {
+            let closed = node
+                .object
+                .as_deref()
+                .is_some_and(|r| r.additional == Additional::Forbidden);
+            return Err(if closed {
+                degrade(node, "properties", "admits only the empty object, and an OBJECT without properties is refused by the provider")
+            } else {
+                degrade(node, "additionalProperties", "admits objects whose members it does not declare (a map or an unconstrained object), and an OBJECT must list its properties and is closed to them")
+            });
+        };
+        let mut properties = Map::new();
+        let mut ordering = Vec::new();
+        for (name, id) in rules.properties.iter() {
+            match self.node(id, depth + 1)? {
+                Out::Node(p) => {
+                    properties.insert(name.to_owned(), Value::Object(p));
+                    ordering.push(Value::from(name));
+                }
+                // A required property that admits nothing makes the object admit nothing; an
+                // optional one can never be present, so leaving it out is exact.
+                Out::Nothing if rules.is_required(name) => return Ok(Out::Nothing),
+                Out::Nothing => {}
+            }
+        }
+        if properties.is_empty() {
+            return Err(degrade(node, "properties", "no declared property admits a value, so only the empty object is valid, and an OBJECT without properties is refused by the provider"));
+        }
+        let mut required = Vec::new();
+        for r in &rules.required {
+            if properties.contains_key(&**r) {
+                required.push(Value::from(&**r));
+            } else if !rules.properties.contains(r) {
+                self.loss(node, "required", "names a property that `properties` does not declare; not sent (the provider closes objects to their declared properties)");
+            }
+        }
+        let mut m = typed(JsonType::Object);
+        m.insert("properties".into(), Value::Object(properties));
+        m.insert("propertyOrdering".into(), Value::Array(ordering));
+        if !required.is_empty() {
+            m.insert("required".into(), Value::Array(required));
+        }
+        Ok(Out::Node(m))
+    }
+}
+
+fn both_booleans(lits: &[&Value]) -> bool {
+    lits.iter().any(|v| v.as_bool() == Some(true))
+        && lits.iter().any(|v| v.as_bool() == Some(false))
+}
+
+/// The least (`Less`) or greatest (`Greater`) number.
+fn extreme<'a>(nums: &[&'a Number], want: Ordering) -> Option<&'a Number> {
+    let mut best: Option<&Number> = None;
+    for n in nums {
+        best = match best {
+            Some(b) if cmp_numbers(n, b) != Some(want) => Some(b),
+            _ => Some(n),
+        };
+    }
+    best
+}
+
+/// True when the numbers are integers forming a run with no gap, so the bounds of the run
+/// admit exactly them.
+fn consecutive(nums: &[&Number]) -> bool {
+    let mut ints: Vec<i128> = Vec::with_capacity(nums.len());
+    for n in nums {
+        match integral(n) {
+            Some(i) => ints.push(i),
+            None => return false,
+        }
+    }
+    ints.sort_unstable();
+    ints.dedup();
+    match (ints.first(), ints.last()) {
+        (Some(lo), Some(hi)) => {
+            usize::try_from(hi - lo).ok().and_then(|d| d.checked_add(1)) == Some(ints.len())
+        }
+        _ => false,
+    }
+}
+
+/// The tighter of a source bound and an inclusive literal bound. `wins` is the ordering of the
+/// literal against the bound that makes the literal tighter (`Greater` for lower bounds).
+fn tighter(bound: Option<Bound>, literal: &Number, wins: Ordering) -> Option<Bound> {
+    let lit = Bound {
+        value: literal.clone(),
+        exclusive: false,
+    };
+    match bound {
+        Some(b) => match cmp_numbers(literal, &b.value) {
+            Some(o) if o == wins => Some(lit),
+            _ => Some(b),
+        },
+        None => Some(lit),
+    }
+}
