@@ -2,7 +2,7 @@
 
 use crate::input::{Kind, DEFAULT_MAX_FILE_SIZE};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use schemalect::{Limits, LowerOptions, Mode, ParseOptions, Profile, Target};
+use schemalect::{Limits, LowerOptions, Mode, ParseOptions, Profile, Subset, Target};
 use std::path::PathBuf;
 
 /// Lint, lower and check JSON Schemas of the ADR-126 subset for LLM structured output.
@@ -48,9 +48,12 @@ impl Default for InputArgs {
     }
 }
 
-/// The parse limits (every command).
+/// How schemas are parsed: the subset and the limits (every command).
 #[derive(Clone, Copy, Debug, Args)]
-pub struct LimitArgs {
+pub struct ParseArgs {
+    /// The subset to accept.
+    #[arg(long, value_enum, default_value_t = SubsetArg::Adr126)]
+    pub subset: SubsetArg,
     /// Deepest nesting of subschemas and of JSON values inside `enum`, `const`, `default`.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth)]
     pub max_depth: usize,
@@ -65,16 +68,38 @@ pub struct LimitArgs {
     pub max_pattern_len: usize,
 }
 
-impl LimitArgs {
+impl ParseArgs {
     /// The parse options these flags describe.
     pub fn parse_options(&self) -> ParseOptions {
-        ParseOptions::with_limits(
-            Limits::default()
-                .with_max_depth(self.max_depth)
-                .with_max_nodes(self.max_nodes)
-                .with_max_enum_values(self.max_enum_values)
-                .with_max_pattern_len(self.max_pattern_len),
-        )
+        ParseOptions::default()
+            .with_subset(self.subset.subset())
+            .with_limits(
+                Limits::default()
+                    .with_max_depth(self.max_depth)
+                    .with_max_nodes(self.max_nodes)
+                    .with_max_enum_values(self.max_enum_values)
+                    .with_max_pattern_len(self.max_pattern_len),
+            )
+    }
+}
+
+/// `--subset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SubsetArg {
+    /// The ADR-126 subset: no references; fail-closed on everything else.
+    Adr126,
+    /// ADR-126 plus local references (`$ref` to `#…`), `$defs`/`definitions`, `$comment` and
+    /// vendor `x-…` keys; fail-closed on everything else.
+    Extended,
+}
+
+impl SubsetArg {
+    /// The library's subset.
+    pub fn subset(self) -> Subset {
+        match self {
+            SubsetArg::Adr126 => Subset::Adr126,
+            SubsetArg::Extended => Subset::Extended,
+        }
     }
 }
 
@@ -205,7 +230,7 @@ pub struct LintArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub parse: ParseArgs,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -223,7 +248,7 @@ pub struct LowerArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub parse: ParseArgs,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -238,7 +263,7 @@ pub struct CheckArgs {
     #[arg(required = true, value_name = "INSTANCE")]
     pub instances: Vec<PathBuf>,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub parse: ParseArgs,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -255,7 +280,7 @@ pub struct SuiteArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub parse: ParseArgs,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -309,6 +334,14 @@ mod tests {
             Target::ALL.to_vec()
         );
         assert!(parse_target("gpt").is_err());
+    }
+
+    #[test]
+    fn subset_names_match_the_library() {
+        for s in [SubsetArg::Adr126, SubsetArg::Extended] {
+            let name = s.to_possible_value().map(|v| v.get_name().to_owned());
+            assert_eq!(name.as_deref(), Some(s.subset().name()));
+        }
     }
 
     #[test]

@@ -197,6 +197,18 @@ fn lint_json_lines_follow_the_contract() {
 }
 
 #[test]
+fn lint_extended_subset_accepts_local_references_and_vendor_keys() {
+    let r = run(&["lint", "--format", "json", "--subset", "extended", ORDER]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.lines()[0]["errors"],
+        json!([{"pointer": "/properties/kéy", "keyword": "minimum", "reason": "must be a number"}])
+    );
+    let r = run(&["lint", "--subset", "draft-7", ORDER]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
 fn lint_target_selection() {
     let r = run(&[
         "lint",

@@ -69,7 +69,7 @@ fn schema(args: &CheckArgs) -> Result<Result<Schema, String>, String> {
         ));
     };
     Ok(
-        Schema::parse_with(group.schema, &args.limits.parse_options()).map_err(|e| {
+        Schema::parse_with(group.schema, &args.parse.parse_options()).map_err(|e| {
             let n = count(e.violations.len(), "violation", "violations");
             let mut report = format!("{name}: out of subset ({n})\n");
             text::violations(&mut report, &Locator::new(&doc.text), group.place, &e);

@@ -33,7 +33,7 @@ struct Job {
 pub fn run(args: LintArgs) -> Status {
     let job = Job {
         settings: Settings {
-            parse: args.limits.parse_options(),
+            parse: args.parse.parse_options(),
             lower: args.targets.profile.lower_options(),
             targets: targets(&args.targets.target),
         },

@@ -20,7 +20,7 @@ struct FileReport {
 /// Runs `lower`.
 pub fn run(args: LowerArgs) -> Status {
     let settings = Settings {
-        parse: args.limits.parse_options(),
+        parse: args.parse.parse_options(),
         lower: args.targets.profile.lower_options(),
         targets: targets(&args.targets.target),
     };

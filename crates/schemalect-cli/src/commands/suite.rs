@@ -24,7 +24,7 @@ struct FileReport {
 /// Runs `suite`.
 pub fn run(args: SuiteArgs) -> Status {
     let settings = Settings {
-        parse: args.limits.parse_options(),
+        parse: args.parse.parse_options(),
         lower: args.targets.profile.lower_options(),
         targets: targets(&args.targets.target),
     };
