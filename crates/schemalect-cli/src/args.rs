@@ -1,0 +1,352 @@
+//! The command line, declared with clap's derive API. `docs/cli.md` documents every flag here.
+
+use crate::input::{Kind, DEFAULT_MAX_FILE_SIZE};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use schemalect::{Limits, LowerOptions, Mode, ParseOptions, Profile, Subset, Target};
+use std::path::PathBuf;
+
+/// Lint, lower and check JSON Schemas of the ADR-126 subset for LLM structured output.
+#[derive(Debug, Parser)]
+#[command(name = "schemalect", version, about, long_about = None)]
+#[command(after_help = "Exit status: 0 clean, 1 findings, 2 usage or I/O error.")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Per schema: in the subset or every violation; per target: mode and losses.
+    Lint(LintArgs),
+    /// Prints the request fragment (the wire) of each schema for a target.
+    Lower(LowerArgs),
+    /// Validates instance files against a schema and prints every error.
+    Check(CheckArgs),
+    /// Runs test-suite and benchmark-style files: verdicts per test, lowering per target.
+    Suite(SuiteArgs),
+}
+
+/// How to read input files (every command).
+#[derive(Clone, Debug, Args)]
+pub struct InputArgs {
+    /// Treat every file as this kind instead of detecting it.
+    #[arg(long, value_enum)]
+    pub kind: Option<Kind>,
+    /// Refuse files larger than this (bytes, or with a K/M/G/KiB/MiB/GiB suffix).
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
+    pub max_file_size: u64,
+}
+
+impl Default for InputArgs {
+    fn default() -> Self {
+        InputArgs {
+            kind: None,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+}
+
+/// How schemas are parsed: the subset and the limits (every command).
+#[derive(Clone, Copy, Debug, Args)]
+pub struct ParseArgs {
+    /// The subset to accept.
+    #[arg(long, value_enum, default_value_t = SubsetArg::Adr126)]
+    pub subset: SubsetArg,
+    /// Deepest nesting of subschemas and of JSON values inside `enum`, `const`, `default`.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth)]
+    pub max_depth: usize,
+    /// Most schema nodes in one schema.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_nodes)]
+    pub max_nodes: usize,
+    /// Most values in one `enum`.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_enum_values)]
+    pub max_enum_values: usize,
+    /// Longest `pattern`, in characters.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_pattern_len)]
+    pub max_pattern_len: usize,
+}
+
+impl ParseArgs {
+    /// The parse options these flags describe.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions::default()
+            .with_subset(self.subset.subset())
+            .with_limits(
+                Limits::default()
+                    .with_max_depth(self.max_depth)
+                    .with_max_nodes(self.max_nodes)
+                    .with_max_enum_values(self.max_enum_values)
+                    .with_max_pattern_len(self.max_pattern_len),
+            )
+    }
+}
+
+/// `--subset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SubsetArg {
+    /// The ADR-126 subset: no references; fail-closed on everything else.
+    Adr126,
+    /// ADR-126 plus local references (`$ref` to `#…`), `$defs`/`definitions`, `$comment` and
+    /// vendor `x-…` keys; fail-closed on everything else.
+    Extended,
+}
+
+impl SubsetArg {
+    /// The library's subset.
+    pub fn subset(self) -> Subset {
+        match self {
+            SubsetArg::Adr126 => Subset::Adr126,
+            SubsetArg::Extended => Subset::Extended,
+        }
+    }
+}
+
+/// Which targets and how to lower (`lint`, `lower`, `suite`).
+#[derive(Clone, Debug, Args)]
+pub struct TargetArgs {
+    /// Targets, comma-separated or repeated; `all` for every target (the default, except for
+    /// `lower` in text format, which needs exactly one).
+    #[arg(long, value_name = "TARGET", value_delimiter = ',', value_parser = parse_target)]
+    pub target: Vec<TargetSel>,
+    /// Which rewrites a lowering may use.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Conservative)]
+    pub profile: ProfileArg,
+}
+
+/// A `--target` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetSel {
+    /// `all`
+    All,
+    /// One target.
+    One(Target),
+}
+
+fn parse_target(s: &str) -> Result<TargetSel, String> {
+    if s == "all" {
+        return Ok(TargetSel::All);
+    }
+    Target::from_name(s).map(TargetSel::One).ok_or_else(|| {
+        let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+        format!(
+            "unknown target `{s}`; expected `all` or one of: {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// The selected targets, in report order (`Target::ALL` order), without repeats. No selection
+/// means every target.
+pub fn targets(selection: &[TargetSel]) -> Vec<Target> {
+    if selection.is_empty() || selection.contains(&TargetSel::All) {
+        return Target::ALL.to_vec();
+    }
+    Target::ALL
+        .into_iter()
+        .filter(|t| selection.contains(&TargetSel::One(*t)))
+        .collect()
+}
+
+/// `--profile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// Send the source as it is, dropping or relaxing only.
+    Conservative,
+    /// Reshape values so strict decoders can enforce more; undone on the answer.
+    Reshaping,
+}
+
+impl ProfileArg {
+    /// The library's profile.
+    pub fn profile(self) -> Profile {
+        match self {
+            ProfileArg::Conservative => Profile::Conservative,
+            ProfileArg::Reshaping => Profile::Reshaping,
+        }
+    }
+
+    /// The lowering options for this profile.
+    pub fn lower_options(self) -> LowerOptions {
+        LowerOptions::default().with_profile(self.profile())
+    }
+}
+
+/// `lint --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// Human-readable, with a summary table.
+    Text,
+    /// One JSON object per schema, one per line.
+    Json,
+    /// One SARIF 2.1.0 document, for code scanning.
+    Sarif,
+}
+
+/// `--format` of `lower` and `suite`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// `lint --deny`: the weakest mode that still passes is the one above it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DenyArg {
+    /// Fail when a target is widened, json or prompt.
+    Widened,
+    /// Fail when a target is json or prompt.
+    Json,
+    /// Fail when a target is prompt.
+    Prompt,
+}
+
+impl DenyArg {
+    /// The mode named.
+    pub fn mode(self) -> Mode {
+        match self {
+            DenyArg::Widened => Mode::Widened,
+            DenyArg::Json => Mode::Json,
+            DenyArg::Prompt => Mode::Prompt,
+        }
+    }
+}
+
+/// `schemalect lint`.
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Schema, test-suite or benchmark-style files, or directories (searched for `*.json`).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    pub format: LintFormat,
+    /// Fail the run when any target reaches this mode or a weaker one.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub deny: Option<DenyArg>,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub parse: ParseArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// `schemalect lower`.
+#[derive(Debug, Args)]
+pub struct LowerArgs {
+    /// Schema files (each group of a test-suite or benchmark-style file is lowered), or
+    /// directories.
+    #[arg(required = true, value_name = "SCHEMA")]
+    pub paths: Vec<PathBuf>,
+    /// Output format. Text prints the wire of one target on stdout and the losses on stderr.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub parse: ParseArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// `schemalect check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The schema (a plain schema, or a test-suite or benchmark-style file with one group).
+    #[arg(value_name = "SCHEMA")]
+    pub schema: PathBuf,
+    /// Instance files (one JSON value each; `-` reads standard input), or directories.
+    #[arg(required = true, value_name = "INSTANCE")]
+    pub instances: Vec<PathBuf>,
+    #[command(flatten)]
+    pub parse: ParseArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// `schemalect suite`.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Test-suite or benchmark-style files, or directories.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub parse: ParseArgs,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Parses a size: a byte count, or a number with a K, M or G suffix (powers of 1024; `KiB`,
+/// `KB`, `k` all mean the same).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size; write e.g. 1048576, 512K or 64MiB"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        other => return Err(format!("unknown size unit `{other}`; use K, M or G")),
+    };
+    n.checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("512k"), Ok(512 << 10));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("12 parsecs").is_err());
+        assert!(parse_size("99999999999999999999G").is_err());
+    }
+
+    #[test]
+    fn target_selection_follows_report_order() {
+        let sel = [
+            TargetSel::One(Target::Ollama),
+            TargetSel::One(Target::OpenAi),
+            TargetSel::One(Target::Ollama),
+        ];
+        assert_eq!(targets(&sel), vec![Target::OpenAi, Target::Ollama]);
+        assert_eq!(targets(&[]), Target::ALL.to_vec());
+        assert_eq!(
+            targets(&[TargetSel::One(Target::Gemini), TargetSel::All]),
+            Target::ALL.to_vec()
+        );
+        assert!(parse_target("gpt").is_err());
+    }
+
+    #[test]
+    fn subset_names_match_the_library() {
+        for s in [SubsetArg::Adr126, SubsetArg::Extended] {
+            let name = s.to_possible_value().map(|v| v.get_name().to_owned());
+            assert_eq!(name.as_deref(), Some(s.subset().name()));
+        }
+    }
+
+    #[test]
+    fn cli_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,140 @@
+//! `schemalect lower --target T SCHEMA...`: the wire fragment on stdout, the losses on stderr;
+//! or, with `--format json`, one line per schema and target.
+
+use super::{groups, load, run_ordered, FileError, Settings, Status};
+use crate::args::{targets, Format, LowerArgs};
+use crate::input::{self, Item};
+use crate::locate::Locator;
+use crate::progress::Console;
+use crate::report::json::{self, LowerLine};
+use crate::report::text::{self, count};
+use crate::report::{label, Out};
+use schemalect::Mode;
+
+struct FileReport {
+    out: Vec<u8>,
+    messages: Vec<String>,
+    status: Status,
+}
+
+/// Runs `lower`.
+pub fn run(args: LowerArgs) -> Status {
+    let settings = Settings {
+        parse: args.parse.parse_options(),
+        lower: args.targets.profile.lower_options(),
+        targets: targets(&args.targets.target),
+    };
+    let mut console = Console::new(0);
+    let one_target = !args.targets.target.is_empty() && settings.targets.len() == 1;
+    if args.format == Format::Text && !one_target {
+        console.message(
+            "schemalect lower: text output is the wire of one target; pass a single --target, or --format json for several",
+        );
+        return Status::Error;
+    }
+    let items = input::discover(&args.paths);
+    let mut console = Console::new(items.len());
+    let mut out = Out::new();
+    let mut status = Status::Clean;
+    run_ordered(
+        &items,
+        |item| file(item, &settings, &args),
+        |r| {
+            console.step();
+            for m in &r.messages {
+                console.message(m);
+            }
+            status.raise(r.status);
+            out.write(&r.out)
+        },
+    );
+    console.finish();
+    out.finish(&mut console, &mut status);
+    status
+}
+
+fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
+    let mut r = FileReport {
+        out: Vec::new(),
+        messages: Vec::new(),
+        status: Status::Clean,
+    };
+    let name = item.display();
+    let doc = match load(item, args.input.max_file_size) {
+        Ok(d) => d,
+        Err(e) => return failed(r, &e, args.format),
+    };
+    let groups = match groups(&name, &doc, args.input.kind) {
+        Ok(g) => g,
+        Err(e) => return failed(r, &e, args.format),
+    };
+    let locator = Locator::new(&doc.text);
+    for g in &groups {
+        let a = settings.analyse(g.schema);
+        if a.parsed.is_err() {
+            r.status.raise(Status::Findings);
+        }
+        match args.format {
+            Format::Json => {
+                let errors = json::violations(&a.parsed);
+                for (i, target) in settings.targets.iter().enumerate() {
+                    let lowering = a.lowerings.get(i);
+                    json::push_line(
+                        &mut r.out,
+                        &LowerLine {
+                            file: &name,
+                            group: g.index,
+                            target: target.name(),
+                            in_subset: a.parsed.is_ok(),
+                            errors: &errors,
+                            mode: lowering.map(|l| l.mode().name()),
+                            wire: lowering.map(|l| l.wire()),
+                            losses: lowering.map(json::losses).unwrap_or_default(),
+                        },
+                    );
+                }
+            }
+            Format::Text => match &a.parsed {
+                Err(e) => {
+                    let mut msg = format!(
+                        "{}: out of subset ({}), nothing to lower\n",
+                        label(&name, g),
+                        count(e.violations.len(), "violation", "violations")
+                    );
+                    text::violations(&mut msg, &locator, g.place, e);
+                    r.messages.push(msg.trim_end().to_owned());
+                }
+                Ok(_) => {
+                    for l in &a.lowerings {
+                        let mut wire = serde_json::to_vec_pretty(l.wire()).unwrap_or_default();
+                        wire.push(b'\n');
+                        r.out.extend_from_slice(&wire);
+                        if l.mode() != Mode::Exact || !l.losses().is_empty() {
+                            let mut msg = format!(
+                                "{}: {} {} mode, {}",
+                                label(&name, g),
+                                l.target(),
+                                l.mode(),
+                                count(l.losses().len(), "loss", "losses")
+                            );
+                            for loss in l.losses() {
+                                msg.push_str(&format!("\n  {loss}"));
+                            }
+                            r.messages.push(msg);
+                        }
+                    }
+                }
+            },
+        }
+    }
+    r
+}
+
+fn failed(mut r: FileReport, e: &FileError, format: Format) -> FileReport {
+    r.status = Status::Error;
+    if format == Format::Json {
+        json::push_line(&mut r.out, &json::ErrorLine::of(e));
+    }
+    r.messages.push(e.message());
+    r
+}

@@ -1,0 +1,218 @@
+//! The subcommands, and what they share: exit status, loading a file into groups, analysing a
+//! schema for the selected targets, and running files on every core with output in input order.
+
+pub mod check;
+pub mod lint;
+pub mod lower;
+pub mod suite;
+
+use crate::input::{self, Document, Group, InputError, Item, Kind};
+use schemalect::{LowerOptions, Lowering, ParseOptions, Schema, SubsetError, Target};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+/// The exit status: the worst over every file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// 0: nothing to report.
+    #[default]
+    Clean,
+    /// 1: findings (out of subset, a `--deny` hit, an invalid instance, a failed test).
+    Findings,
+    /// 2: usage or I/O error.
+    Error,
+}
+
+impl Status {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Clean => 0,
+            Status::Findings => 1,
+            Status::Error => 2,
+        }
+    }
+
+    /// Raises the status to at least `other`.
+    pub fn raise(&mut self, other: Status) {
+        *self = (*self).max(other);
+    }
+}
+
+/// A file that could not be used, ready to report.
+#[derive(Clone, Debug)]
+pub struct FileError {
+    /// The file as reports show it.
+    pub file: String,
+    /// What went wrong, without the file.
+    pub what: String,
+    /// Line and column, when known.
+    pub position: Option<(usize, usize)>,
+}
+
+impl FileError {
+    /// From an input error.
+    pub fn new(file: &str, e: &InputError) -> Self {
+        FileError {
+            file: file.to_owned(),
+            what: e.to_string(),
+            position: e.position(),
+        }
+    }
+
+    /// `file:LINE:COLUMN: what` or `file: what`.
+    pub fn message(&self) -> String {
+        match self.position {
+            Some((l, c)) => format!("{}:{l}:{c}: {}", self.file, self.what),
+            None => format!("{}: {}", self.file, self.what),
+        }
+    }
+}
+
+/// Reads and parses the file of `item`.
+pub fn load(item: &Item, max_file_size: u64) -> Result<Document, FileError> {
+    match item {
+        Item::File(p) => {
+            input::load(p, max_file_size).map_err(|e| FileError::new(&input::display_path(p), &e))
+        }
+        Item::Problem(p, e) => Err(FileError::new(&input::display_path(p), e)),
+    }
+}
+
+/// The groups of a loaded document.
+pub fn groups<'d>(
+    file: &str,
+    doc: &'d Document,
+    kind: Option<Kind>,
+) -> Result<Vec<Group<'d>>, FileError> {
+    input::groups(&doc.value, kind).map_err(|e| FileError::new(file, &e))
+}
+
+/// A schema parsed and lowered for each selected target (none when it is out of the subset).
+#[derive(Debug)]
+pub struct Analysis {
+    /// The parsed schema, or every violation.
+    pub parsed: Result<Schema, SubsetError>,
+    /// One lowering per selected target, in target order; empty when out of the subset.
+    pub lowerings: Vec<Lowering>,
+}
+
+/// How schemas are parsed and lowered.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Parse options (limits).
+    pub parse: ParseOptions,
+    /// Lowering options (profile).
+    pub lower: LowerOptions,
+    /// The targets, in report order.
+    pub targets: Vec<Target>,
+}
+
+impl Settings {
+    /// Parses `schema` and lowers it for every target.
+    pub fn analyse(&self, schema: &Value) -> Analysis {
+        let parsed = Schema::parse_with(schema, &self.parse);
+        let lowerings = match &parsed {
+            Ok(s) => self
+                .targets
+                .iter()
+                .map(|t| s.lower(*t, &self.lower))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        Analysis { parsed, lowerings }
+    }
+}
+
+/// Runs `work` on every item on all cores and hands the results to `sink` in item order, as
+/// soon as each is next in line. `sink` returns `false` to stop early (standard output closed).
+pub fn run_ordered<T: Send>(
+    items: &[Item],
+    work: impl Fn(&Item) -> T + Sync,
+    mut sink: impl FnMut(T) -> bool,
+) {
+    let threads = thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
+        for item in items {
+            if !sink(work(item)) {
+                return;
+            }
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::sync_channel::<(usize, T)>(threads * 16);
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, work) = (&next, &work);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                if tx.send((i, work(item))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut expected = 0;
+        for (i, result) in rx.iter() {
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&expected) {
+                expected += 1;
+                if !sink(result) {
+                    // Dropping the receiver makes every worker's next send fail, so they stop.
+                    next.store(items.len(), Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn results_come_in_item_order_and_stop_early() {
+        let items: Vec<Item> = (0..200)
+            .map(|i| Item::File(PathBuf::from(i.to_string())))
+            .collect();
+        let mut seen = Vec::new();
+        run_ordered(
+            &items,
+            |item| item.display().parse::<usize>().unwrap_or(usize::MAX),
+            |n| {
+                seen.push(n);
+                true
+            },
+        );
+        assert_eq!(seen, (0..200).collect::<Vec<_>>());
+        let mut count = 0;
+        run_ordered(
+            &items,
+            |_| (),
+            |()| {
+                count += 1;
+                count < 5
+            },
+        );
+        assert_eq!(count, 5);
+    }
+
+    #[test]
+    fn status_is_the_worst() {
+        let mut s = Status::Clean;
+        s.raise(Status::Error);
+        s.raise(Status::Findings);
+        assert_eq!(s.code(), 2);
+    }
+}

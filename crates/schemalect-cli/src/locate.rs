@@ -1,0 +1,499 @@
+//! JSON Pointer → line and column in the original text.
+//!
+//! A violation or a loss names a schema node (a pointer) and a keyword. Code scanning and editors
+//! want the line and column of that keyword: the key inside the object at the pointer. This
+//! module walks the text itself (already known to be valid JSON) following the pointer's tokens,
+//! decoding escaped keys, and returns the span of the key; when the node is not an object or has
+//! no such key (a subschema that is `true`, say), the span of the node's value. Like the parser,
+//! it takes the last of duplicate keys. It never panics and never recurses.
+
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
+/// A byte span in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+/// Line starts of a text, to turn byte offsets into 1-based lines and character columns.
+#[derive(Debug)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes `text`.
+    pub fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line and column (in Unicode code points) of byte `offset`.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|s| *s <= offset).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line, column + 1)
+    }
+
+    /// Converts a 1-based line and byte column (as serde_json counts) to a character column.
+    pub fn char_column(&self, line: usize, byte_column: usize) -> (usize, usize) {
+        match self.starts.get(line.saturating_sub(1)) {
+            Some(start) => {
+                let (l, c) = self.position(start + byte_column.saturating_sub(1));
+                // Past the end (an error at end of input): keep the reader's column.
+                if l == line {
+                    (l, c)
+                } else {
+                    (line, byte_column)
+                }
+            }
+            None => (line, byte_column),
+        }
+    }
+}
+
+/// A place in a file: 1-based lines, columns in Unicode code points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Line of the first character.
+    pub start_line: usize,
+    /// Column of the first character.
+    pub start_column: usize,
+    /// Line of the character after the last.
+    pub end_line: usize,
+    /// Column of the character after the last.
+    pub end_column: usize,
+}
+
+/// Locates schema pointers in one document's text. The line index and the members of each
+/// object (elements of each list) walked through are built on first use and kept, so many
+/// lookups in one file cost one pass over the parts they visit, not one pass each.
+#[derive(Debug)]
+pub struct Locator<'a> {
+    text: &'a str,
+    index: OnceCell<LineIndex<'a>>,
+    walker: RefCell<Walker<'a>>,
+}
+
+impl<'a> Locator<'a> {
+    /// A locator over `text`.
+    pub fn new(text: &'a str) -> Self {
+        Locator {
+            text,
+            index: OnceCell::new(),
+            walker: RefCell::new(Walker::new(text)),
+        }
+    }
+
+    /// The region of `keyword` in the schema node at `pointer`, the schema itself being at
+    /// `prefix` in the document.
+    pub fn region(&self, prefix: &[String], pointer: &str, keyword: &str) -> Option<Region> {
+        let toks: Vec<String> = prefix.iter().cloned().chain(tokens(pointer)).collect();
+        let span = self.walker.try_borrow_mut().ok()?.find(&toks, keyword)?;
+        let index = self.index.get_or_init(|| LineIndex::new(self.text));
+        let (start_line, start_column) = index.position(span.start);
+        let (end_line, end_column) = index.position(span.end);
+        Some(Region {
+            start_line,
+            start_column,
+            end_line,
+            end_column,
+        })
+    }
+}
+
+/// The tokens of pointer text (`/a~1b/0` → `["a/b", "0"]`).
+pub fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+}
+
+#[derive(Debug)]
+struct Member {
+    key: Span,
+    value: usize,
+}
+
+/// An object's members or a list's element starts, as far as they could be read.
+#[derive(Debug)]
+enum Container {
+    Object(Vec<Member>),
+    List(Vec<usize>),
+}
+
+/// Walks the text, keeping each container it reads by its start offset.
+#[derive(Debug)]
+struct Walker<'a> {
+    b: &'a [u8],
+    seen: HashMap<usize, Container>,
+}
+
+impl<'a> Walker<'a> {
+    fn new(text: &'a str) -> Self {
+        Walker {
+            b: text.as_bytes(),
+            seen: HashMap::new(),
+        }
+    }
+
+    /// Finds `keyword` in the object at `tokens` (the unescaped pointer tokens), or the value
+    /// at `tokens` when there is no such key. `None` only when the pointer leads nowhere.
+    fn find<S: AsRef<str>>(&mut self, tokens: &[S], keyword: &str) -> Option<Span> {
+        let b = self.b;
+        let mut at = skip_ws(b, 0);
+        for token in tokens {
+            at = match self.container(at)? {
+                Container::Object(members) => last_named(b, members, token.as_ref())?.value,
+                Container::List(items) => *items.get(token.as_ref().parse::<usize>().ok()?)?,
+            };
+        }
+        if !keyword.is_empty() {
+            if let Some(Container::Object(members)) = self.container(at) {
+                if let Some(m) = last_named(b, members, keyword) {
+                    return Some(m.key);
+                }
+            }
+        }
+        // An object or a list: its opening bracket; a scalar: the whole token.
+        let end = match b.get(at) {
+            Some(b'{' | b'[') | None => at + 1,
+            Some(_) => value_end(b, at).unwrap_or(at + 1),
+        };
+        Some(Span { start: at, end })
+    }
+
+    /// The container starting at `at`, read once.
+    fn container(&mut self, at: usize) -> Option<&Container> {
+        let b = self.b;
+        let kind = *b.get(at)?;
+        if kind != b'{' && kind != b'[' {
+            return None;
+        }
+        Some(self.seen.entry(at).or_insert_with(|| {
+            if kind == b'{' {
+                Container::Object(members(b, at))
+            } else {
+                Container::List(elements(b, at))
+            }
+        }))
+    }
+}
+
+/// The last member called `name` (the parser keeps the last of duplicate keys).
+fn last_named<'m>(b: &[u8], members: &'m [Member], name: &str) -> Option<&'m Member> {
+    members.iter().rev().find(|m| {
+        b.get(m.key.start + 1..m.key.end - 1)
+            .is_some_and(|raw| key_equals(raw, name))
+    })
+}
+
+/// The members of the object starting at `at`, up to the first thing that is not one.
+fn members(b: &[u8], at: usize) -> Vec<Member> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(b, at + 1);
+    while b.get(i) == Some(&b'"') {
+        let Some(key_end) = string_end(b, i) else {
+            break;
+        };
+        let colon = skip_ws(b, key_end);
+        if b.get(colon) != Some(&b':') {
+            break;
+        }
+        let value = skip_ws(b, colon + 1);
+        out.push(Member {
+            key: Span {
+                start: i,
+                end: key_end,
+            },
+            value,
+        });
+        let Some(end) = value_end(b, value) else {
+            break;
+        };
+        i = skip_ws(b, end);
+        if b.get(i) != Some(&b',') {
+            break;
+        }
+        i = skip_ws(b, i + 1);
+    }
+    out
+}
+
+/// The element starts of the list starting at `at`, up to the first thing that is not one.
+fn elements(b: &[u8], at: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(b, at + 1);
+    while !matches!(b.get(i), None | Some(b']')) {
+        out.push(i);
+        let Some(end) = value_end(b, i) else {
+            break;
+        };
+        i = skip_ws(b, end);
+        if b.get(i) != Some(&b',') {
+            break;
+        }
+        i = skip_ws(b, i + 1);
+    }
+    out
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// One past the closing quote of the string starting at `i`.
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        match b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => j += 2,
+            _ => j += 1,
+        }
+    }
+}
+
+/// One past the end of the value starting at `i`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match b.get(j)? {
+                    b'"' => {
+                        j = string_end(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while !matches!(
+                b.get(j),
+                None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            ) {
+                j += 1;
+            }
+            Some(j)
+        }
+    }
+}
+
+/// True when the raw (still escaped) key text decodes to `name`.
+fn key_equals(raw: &[u8], name: &str) -> bool {
+    if !raw.contains(&b'\\') {
+        return raw == name.as_bytes();
+    }
+    decode(raw).is_some_and(|k| k == name)
+}
+
+/// Decodes the escapes of a JSON string's contents.
+fn decode(raw: &[u8]) -> Option<String> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&c) = raw.get(i) {
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let e = *raw.get(i + 1)?;
+        i += 2;
+        let simple = match e {
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            b'/' => Some(b'/'),
+            b'b' => Some(0x08),
+            b'f' => Some(0x0c),
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            b'u' => None,
+            _ => return None,
+        };
+        if let Some(s) = simple {
+            out.push(s);
+            continue;
+        }
+        let hi = hex4(raw.get(i..i + 4)?)?;
+        i += 4;
+        let code = if (0xD800..0xDC00).contains(&hi) && raw.get(i..i + 2) == Some(b"\\u") {
+            let lo = hex4(raw.get(i + 2..i + 6)?)?;
+            if (0xDC00..0xE000).contains(&lo) {
+                i += 6;
+                0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+            } else {
+                hi
+            }
+        } else {
+            hi
+        };
+        // A lone surrogate decodes to U+FFFD, as serde_json does not accept it at all.
+        let ch = char::from_u32(code).unwrap_or('\u{fffd}');
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    }
+    String::from_utf8(out).ok()
+}
+
+fn hex4(h: &[u8]) -> Option<u32> {
+    std::str::from_utf8(h)
+        .ok()
+        .and_then(|s| u32::from_str_radix(s, 16).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find<S: AsRef<str>>(text: &str, tokens: &[S], keyword: &str) -> Option<Span> {
+        Walker::new(text).find(tokens, keyword)
+    }
+
+    fn at(text: &str, pointer: &str, keyword: &str) -> (usize, usize, String) {
+        let toks: Vec<String> = tokens(pointer).collect();
+        let span = find(text, &toks, keyword).expect("located");
+        let (l, c) = LineIndex::new(text).position(span.start);
+        (l, c, text[span.start..span.end].to_owned())
+    }
+
+    const DOC: &str = r##"{
+  "type": "object",
+  "properties": {
+    "a/b": {"$ref": "#/x"},
+    "t~n": {"items": [true, {"pattern": "\\d"}]},
+    "\u00e9t\u00E9": { "type": "string", "type": "integer" },
+    "é2": {"not": {"type": "null"}}
+  }
+}"##;
+
+    #[test]
+    fn finds_keywords_through_escaped_keys() {
+        assert_eq!(
+            at(DOC, "/properties/a~1b", "$ref"),
+            (4, 13, "\"$ref\"".into())
+        );
+        assert_eq!(
+            at(DOC, "/properties/t~0n/items/1", "pattern"),
+            (5, 30, "\"pattern\"".into())
+        );
+        // Escaped key (\u00e9 = é), and the last of duplicate keys.
+        assert_eq!(
+            at(DOC, "/properties/ét\u{e9}", "type"),
+            (6, 42, "\"type\"".into())
+        );
+        // Columns count characters, not bytes.
+        assert_eq!(
+            at(DOC, "/properties/é2/not", "type"),
+            (7, 20, "\"type\"".into())
+        );
+    }
+
+    #[test]
+    fn falls_back_to_the_value() {
+        // A boolean subschema: the value itself.
+        assert_eq!(
+            at(DOC, "/properties/t~0n/items/0", "items"),
+            (5, 23, "true".into())
+        );
+        // A missing keyword: the object's opening brace.
+        assert_eq!(at(DOC, "/properties/a~1b", "minimum"), (4, 12, "{".into()));
+        // The root.
+        assert_eq!(at(DOC, "", ""), (1, 1, "{".into()));
+        assert_eq!(at(DOC, "", "type"), (2, 3, "\"type\"".into()));
+    }
+
+    #[test]
+    fn prefixes_reach_groups() {
+        let text = r#"[{"schema": {"a": 1}}, {"description": "x", "schema": {"type": 1}}]"#;
+        let span = find(text, &["1", "schema"], "type").unwrap();
+        assert_eq!(&text[span.start..span.end], "\"type\"");
+        assert!(find(text, &["2", "schema"], "type").is_none());
+        assert!(find(text, &["x"], "type").is_none());
+        assert!(find("[]", &["0"], "").is_none());
+    }
+
+    #[test]
+    fn never_panics_on_garbage() {
+        for text in [
+            "",
+            "{",
+            "[",
+            "\"",
+            "{\"a",
+            "{\"a\":",
+            "[1,",
+            "{\"\\u12\":1}",
+            "}}}",
+            "\\",
+        ] {
+            for p in ["", "/a", "/0", "/a/0"] {
+                let toks: Vec<String> = tokens(p).collect();
+                let _ = find(text, &toks, "a");
+            }
+        }
+    }
+
+    #[test]
+    fn a_locator_answers_many_lookups_from_one_walk() {
+        let loc = Locator::new(DOC);
+        let prefix: Vec<String> = Vec::new();
+        for _ in 0..3 {
+            let r = loc.region(&prefix, "/properties/a~1b", "$ref").unwrap();
+            assert_eq!((r.start_line, r.start_column, r.end_column), (4, 13, 19));
+            let r = loc
+                .region(&prefix, "/properties/t~0n/items/1", "pattern")
+                .unwrap();
+            assert_eq!((r.start_line, r.start_column), (5, 30));
+        }
+        assert!(loc
+            .region(&prefix, "/properties/t~0n/items/2", "")
+            .is_none());
+        assert!(loc.region(&prefix, "/nope", "type").is_none());
+    }
+
+    #[test]
+    fn positions() {
+        let idx = LineIndex::new("ab\ncé\n\nx");
+        assert_eq!(idx.position(0), (1, 1));
+        assert_eq!(idx.position(3), (2, 1));
+        assert_eq!(idx.position(6), (2, 3));
+        assert_eq!(idx.position(8), (4, 1));
+        assert_eq!(idx.position(100), (4, 2));
+        assert_eq!(idx.char_column(2, 4), (2, 3));
+        assert_eq!(idx.char_column(9, 4), (9, 4));
+    }
+}

@@ -1,0 +1,187 @@
+//! The JSON-lines contract (`docs/cli.md` documents every field). One object per line; fields
+//! in the order declared here. Changing a name or a meaning here breaks other tools.
+
+use crate::commands::FileError;
+use schemalect::{Lowering, SubsetError};
+use serde::Serialize;
+use serde_json::Value;
+
+/// A subset violation: `{pointer, keyword, reason}`.
+#[derive(Debug, Serialize)]
+pub struct Violation<'a> {
+    /// The schema node (JSON Pointer into the schema; `""` is its root).
+    pub pointer: &'a str,
+    /// The keyword (`""` when the node itself is the problem at the root).
+    pub keyword: &'a str,
+    /// Why, and what to do.
+    pub reason: String,
+}
+
+/// Every violation of a parse result (none when in the subset).
+pub fn violations<T>(parsed: &Result<T, SubsetError>) -> Vec<Violation<'_>> {
+    match parsed {
+        Ok(_) => Vec::new(),
+        Err(e) => e
+            .violations
+            .iter()
+            .map(|v| Violation {
+                pointer: v.pointer.as_str(),
+                keyword: &v.keyword,
+                reason: v.reason(),
+            })
+            .collect(),
+    }
+}
+
+/// A loss: `{pointer, keyword, reason}`.
+#[derive(Debug, Serialize)]
+pub struct Loss<'a> {
+    /// The schema node.
+    pub pointer: &'a str,
+    /// The keyword dropped or relaxed (`""` for a whole node or the whole schema).
+    pub keyword: &'a str,
+    /// What happened and why.
+    pub reason: &'a str,
+}
+
+/// The losses of a lowering.
+pub fn losses(l: &Lowering) -> Vec<Loss<'_>> {
+    l.losses()
+        .iter()
+        .map(|x| Loss {
+            pointer: x.pointer.as_str(),
+            keyword: &x.keyword,
+            reason: &x.reason,
+        })
+        .collect()
+}
+
+/// `lint --format json`: one line per schema.
+#[derive(Debug, Serialize)]
+pub struct LintLine<'a> {
+    /// The file.
+    pub file: &'a str,
+    /// 0-based group index (0 for plain and benchmark-style files).
+    pub group: usize,
+    /// Whether the schema is inside the subset.
+    pub in_subset: bool,
+    /// Every violation (empty when in the subset).
+    pub errors: Vec<Violation<'a>>,
+    /// One per selected target (empty when out of the subset).
+    pub targets: Vec<LintTarget<'a>>,
+}
+
+/// A target of a `lint` line.
+#[derive(Debug, Serialize)]
+pub struct LintTarget<'a> {
+    /// The target name.
+    pub target: &'static str,
+    /// `exact`, `widened`, `json` or `prompt`.
+    pub mode: &'static str,
+    /// Every loss.
+    pub losses: Vec<Loss<'a>>,
+}
+
+/// `lower --format json`: one line per schema and target.
+#[derive(Debug, Serialize)]
+pub struct LowerLine<'a> {
+    /// The file.
+    pub file: &'a str,
+    /// 0-based group index.
+    pub group: usize,
+    /// The target name.
+    pub target: &'static str,
+    /// Whether the schema is inside the subset.
+    pub in_subset: bool,
+    /// Every violation (empty when in the subset).
+    pub errors: &'a [Violation<'a>],
+    /// The mode reached; `null` when out of the subset.
+    pub mode: Option<&'static str>,
+    /// The request fragment; `null` when out of the subset.
+    pub wire: Option<&'a Value>,
+    /// Every loss.
+    pub losses: Vec<Loss<'a>>,
+}
+
+/// `suite --format json`: one line per group.
+#[derive(Debug, Serialize)]
+pub struct SuiteLine<'a> {
+    /// The file.
+    pub file: &'a str,
+    /// 0-based group index.
+    pub group: usize,
+    /// Whether the schema is inside the subset.
+    pub in_subset: bool,
+    /// Every violation (empty when in the subset).
+    pub errors: Vec<Violation<'a>>,
+    /// One per test, in file order.
+    pub tests: Vec<TestVerdict>,
+    /// One per selected target (empty when out of the subset).
+    pub targets: Vec<SuiteTarget<'a>>,
+}
+
+/// A test of a `suite` line.
+#[derive(Debug, Serialize)]
+pub struct TestVerdict {
+    /// 0-based index in the group's `tests`.
+    pub index: usize,
+    /// The label (`valid`); `null` when the test has none.
+    pub expected: Option<bool>,
+    /// Our verdict; `null` when out of the subset or the test has no `data`.
+    pub actual: Option<bool>,
+}
+
+/// A target of a `suite` line.
+#[derive(Debug, Serialize)]
+pub struct SuiteTarget<'a> {
+    /// The target name.
+    pub target: &'static str,
+    /// The mode reached.
+    pub mode: &'static str,
+    /// The request fragment.
+    pub wire: &'a Value,
+    /// Every loss.
+    pub losses: Vec<Loss<'a>>,
+    /// With a reshaping profile: each test's value as sent to the provider, aligned with
+    /// `tests` (`null` where not applicable). Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoded: Option<Vec<Option<Value>>>,
+    /// With a reshaping profile: each encoded value lifted back, aligned with `tests`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lifted: Option<Vec<Option<Value>>>,
+}
+
+/// A file that could not be used: `{file, error, line, column}`.
+#[derive(Debug, Serialize)]
+pub struct ErrorLine<'a> {
+    /// The file.
+    pub file: &'a str,
+    /// What went wrong.
+    pub error: &'a str,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column (characters), when known.
+    pub column: Option<usize>,
+}
+
+impl<'a> ErrorLine<'a> {
+    /// The line for a file error.
+    pub fn of(e: &'a FileError) -> Self {
+        ErrorLine {
+            file: &e.file,
+            error: &e.what,
+            line: e.position.map(|p| p.0),
+            column: e.position.map(|p| p.1),
+        }
+    }
+}
+
+/// Appends `value` as one line of JSON.
+pub fn push_line(buf: &mut Vec<u8>, value: &impl Serialize) {
+    let start = buf.len();
+    match serde_json::to_writer(&mut *buf, value) {
+        Ok(()) => buf.push(b'\n'),
+        // Our types always serialise; never leave half a line behind if one did not.
+        Err(_) => buf.truncate(start),
+    }
+}

@@ -1,0 +1,286 @@
+//! Human-readable output: violation and target lines, and the closing summary tables.
+
+use crate::commands::{Analysis, Status};
+use crate::input::Place;
+use crate::locate::{Locator, Region};
+use schemalect::{Lowering, Mode, SubsetError, Target, Violation, ViolationKind};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The widest target name (`claude-native`).
+const TARGET_WIDTH: usize = 13;
+
+/// How many out-of-subset keywords the summary lists before summing up the rest.
+const KEYWORDS_SHOWN: usize = 25;
+
+/// `  12:7  /properties/a: `$ref` — reason`
+pub fn violation(buf: &mut String, region: Option<Region>, v: &Violation) {
+    buf.push_str("  ");
+    if let Some(r) = region {
+        let _ = write!(buf, "{}:{}  ", r.start_line, r.start_column);
+    }
+    if v.keyword.is_empty() {
+        let _ = writeln!(buf, "{}: {}", v.pointer, v.kind);
+    } else {
+        let _ = writeln!(buf, "{}: `{}` — {}", v.pointer, v.keyword, v.kind);
+    }
+}
+
+/// Every violation of `err`, one line each, located in the file (the schema being at `place`).
+pub fn violations(buf: &mut String, locator: &Locator<'_>, place: Place, err: &SubsetError) {
+    let prefix = place.tokens();
+    for v in &err.violations {
+        violation(
+            buf,
+            locator.region(&prefix, v.pointer.as_str(), &v.keyword),
+            v,
+        );
+    }
+}
+
+/// `  gemini        widened  /properties/iban: `pattern` …`, one more indented line per loss.
+/// `denied` marks a mode that `--deny` rejects; with `deny_on`, the loss column leaves room for
+/// that mark on every line.
+pub fn target(buf: &mut String, l: &Lowering, denied: bool, deny_on: bool) {
+    let mode_width = if deny_on {
+        "widened (denied)".len()
+    } else {
+        "widened".len()
+    };
+    let mode = if denied {
+        format!("{} (denied)", l.mode())
+    } else {
+        l.mode().to_string()
+    };
+    let head = format!("  {:<TARGET_WIDTH$} {mode:<mode_width$}", l.target().name());
+    let mut losses = l.losses().iter();
+    match losses.next() {
+        None => {
+            buf.push_str(head.trim_end());
+            buf.push('\n');
+        }
+        Some(first) => {
+            let _ = writeln!(buf, "{head}  {first}");
+            let indent = " ".repeat(head.chars().count() + 2);
+            for loss in losses {
+                let _ = writeln!(buf, "{indent}{loss}");
+            }
+        }
+    }
+}
+
+/// Counts over a run, merged file by file.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Files processed (including those with errors).
+    pub files: usize,
+    /// Files that could not be used.
+    pub file_errors: usize,
+    /// Schemas (groups) seen.
+    pub schemas: usize,
+    /// Schemas inside the subset.
+    pub in_subset: usize,
+    /// Per selected target, schemas per mode (in `Mode::ALL` order).
+    pub modes: Vec<[usize; 4]>,
+    /// Out-of-subset schemas per keyword involved (see `keyword_key`).
+    pub keywords: BTreeMap<String, usize>,
+    /// Lowerings rejected by `--deny`.
+    pub denied: usize,
+    /// Tests whose verdict matches the label (suite).
+    pub passed: usize,
+    /// Tests whose verdict differs from the label (suite).
+    pub failed: usize,
+    /// Tests not run: out of the subset, or without `data` or a boolean `valid` (suite).
+    pub not_run: usize,
+}
+
+impl Summary {
+    /// An empty summary for `targets` targets.
+    pub fn new(targets: usize) -> Self {
+        Summary {
+            modes: vec![[0; 4]; targets],
+            ..Summary::default()
+        }
+    }
+
+    /// Counts one schema.
+    pub fn schema(&mut self, a: &Analysis) {
+        self.schemas += 1;
+        match &a.parsed {
+            Ok(_) => {
+                self.in_subset += 1;
+                for (row, l) in self.modes.iter_mut().zip(&a.lowerings) {
+                    if let Some(i) = Mode::ALL.iter().position(|m| *m == l.mode()) {
+                        if let Some(cell) = row.get_mut(i) {
+                            *cell += 1;
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                let mut keys: Vec<String> = e.violations.iter().map(keyword_key).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                for k in keys {
+                    *self.keywords.entry(k).or_default() += 1;
+                }
+            }
+        }
+    }
+
+    /// Adds another summary (same targets).
+    pub fn merge(&mut self, other: Summary) {
+        self.files += other.files;
+        self.file_errors += other.file_errors;
+        self.schemas += other.schemas;
+        self.in_subset += other.in_subset;
+        for (row, o) in self.modes.iter_mut().zip(other.modes) {
+            for (c, n) in row.iter_mut().zip(o) {
+                *c += n;
+            }
+        }
+        for (k, n) in other.keywords {
+            *self.keywords.entry(k).or_default() += n;
+        }
+        self.denied += other.denied;
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.not_run += other.not_run;
+    }
+
+    /// The closing summary: counts, the tests line (`suite`), the mode and keyword tables.
+    pub fn write(&self, buf: &mut String, targets: &[Target], tests: bool) {
+        self.head(buf);
+        if tests {
+            let _ = writeln!(
+                buf,
+                "tests: {} passed, {} failed, {} not run",
+                self.passed, self.failed, self.not_run
+            );
+        }
+        self.mode_table(buf, targets);
+        self.keyword_table(buf);
+        buf.push('\n');
+    }
+
+    /// Why the run has findings or errors: unreadable files, schemas out of the subset (when
+    /// `subset_findings`), `--deny` hits, failed tests.
+    pub fn reasons(&self, subset_findings: bool, deny: Option<Mode>) -> Vec<String> {
+        let mut r = Vec::new();
+        if self.file_errors > 0 {
+            r.push(format!(
+                "{} could not be read",
+                count(self.file_errors, "file", "files")
+            ));
+        }
+        let out = self.schemas - self.in_subset;
+        if subset_findings && out > 0 {
+            r.push(format!("{} out of subset", count(out, "schema", "schemas")));
+        }
+        if let (Some(m), true) = (deny, self.denied > 0) {
+            r.push(format!(
+                "{} at or below --deny {m}",
+                count(self.denied, "lowering", "lowerings")
+            ));
+        }
+        if self.failed > 0 {
+            r.push(format!("{} failed", count(self.failed, "test", "tests")));
+        }
+        r
+    }
+
+    /// The first summary line: files, schemas, in and out of the subset, file errors.
+    fn head(&self, buf: &mut String) {
+        let _ = write!(
+            buf,
+            "\nsummary: {}, {}: {} in subset, {} out of subset",
+            count(self.files, "file", "files"),
+            count(self.schemas, "schema", "schemas"),
+            self.in_subset,
+            self.schemas - self.in_subset,
+        );
+        if self.file_errors > 0 {
+            let _ = write!(
+                buf,
+                "; {} could not be read",
+                count(self.file_errors, "file", "files")
+            );
+        }
+        buf.push('\n');
+    }
+
+    /// Schemas per mode per target.
+    fn mode_table(&self, buf: &mut String, targets: &[Target]) {
+        if targets.is_empty() || self.in_subset == 0 {
+            return;
+        }
+        let _ = write!(buf, "\n{:<TARGET_WIDTH$}", "target");
+        for m in Mode::ALL {
+            let _ = write!(buf, " {:>8}", m.name());
+        }
+        buf.push('\n');
+        for (t, row) in targets.iter().zip(&self.modes) {
+            let _ = write!(buf, "{:<TARGET_WIDTH$}", t.name());
+            for n in row {
+                let _ = write!(buf, " {n:>8}");
+            }
+            buf.push('\n');
+        }
+    }
+
+    /// Out-of-subset schemas per keyword, most frequent first.
+    fn keyword_table(&self, buf: &mut String) {
+        if self.keywords.is_empty() {
+            return;
+        }
+        let mut rows: Vec<(&String, &usize)> = self.keywords.iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let width = rows
+            .iter()
+            .take(KEYWORDS_SHOWN)
+            .map(|(k, _)| k.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        buf.push_str("\nout of subset, schemas per keyword:\n");
+        for (k, n) in rows.iter().take(KEYWORDS_SHOWN) {
+            let _ = writeln!(buf, "  {k:<width$} {n:>7}");
+        }
+        if rows.len() > KEYWORDS_SHOWN {
+            let rest = rows.get(KEYWORDS_SHOWN..).unwrap_or_default();
+            let schemas: usize = rest.iter().map(|(_, n)| **n).sum();
+            let _ = writeln!(
+                buf,
+                "  … {} more keywords ({schemas} keyword-schema pairs)",
+                rest.len()
+            );
+        }
+    }
+}
+
+/// How a violation is counted in the keyword table: its keyword (marked when unknown), or
+/// what is wrong when the node itself is the problem.
+fn keyword_key(v: &Violation) -> String {
+    match (&v.kind, v.keyword.is_empty()) {
+        (ViolationKind::Unknown, _) => format!("{} (unknown)", v.keyword),
+        (ViolationKind::BooleanSchema(_), true) => "(boolean schema)".to_owned(),
+        (ViolationKind::NotASchema(_), true) => "(not a schema)".to_owned(),
+        (ViolationKind::AssertsNothing, _) => "(asserts nothing)".to_owned(),
+        (_, true) => "(schema)".to_owned(),
+        (_, false) => v.keyword.clone(),
+    }
+}
+
+/// The closing line: `exit 1 (…why…)`.
+pub fn exit_line(buf: &mut String, status: Status, reasons: &[String]) {
+    if reasons.is_empty() {
+        let _ = writeln!(buf, "exit {}", status.code());
+    } else {
+        let _ = writeln!(buf, "exit {}: {}", status.code(), reasons.join("; "));
+    }
+}
+
+/// `1 loss`, `3 losses`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
