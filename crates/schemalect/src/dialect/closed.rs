@@ -122,7 +122,11 @@ fn reshape(
             }
         }
     }
-    if admits.contains(JsonType::Array) && node.array.as_ref().and_then(|a| a.items).is_none() {
+    let is_union = !node.any_of.is_empty() || !node.one_of.is_empty();
+    if !is_union
+        && admits.contains(JsonType::Array)
+        && node.array.as_ref().and_then(|a| a.items).is_none()
+    {
         return Err(Degrade(Loss::new(
             &node.pointer,
             "items",

@@ -4,6 +4,7 @@
 pub mod caps;
 mod claude;
 mod closed;
+pub(crate) mod declared;
 mod emit;
 mod gemini;
 pub(crate) mod normalize;

@@ -7,10 +7,11 @@
 //! ids, reshaped nodes are appended. Subtrees under `not` and unmerged `allOf` are left alone
 //! (dialects drop or refuse them anyway).
 
-use super::{Absent, Branch, Lens, PropLens, ShapeLens, UnionLens, KEY, VALUE};
+use super::{Absent, Branch, Lens, PropLens, ShapeLens, Sides, UnionLens, KEY, VALUE};
 use crate::dialect::normalize::{admitted, normalize, Rewrites};
 use crate::ir::{
-    Additional, Annotations, ArrayRules, Ir, Node, NodeId, ObjectRules, Properties, Schema,
+    Additional, Annotations, ArrayRules, Enumeration, Ir, Node, NodeId, ObjectRules, Properties,
+    Schema,
 };
 use crate::lower::Loss;
 use crate::value::{JsonType, TypeSet};
@@ -68,6 +69,7 @@ pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
         nodes: source.ir.nodes.clone(),
         memo: HashMap::new(),
         losses: normalized.losses,
+        unsafe_to_close: crate::dialect::declared::unsafe_to_close(&source),
     };
     let (mut root, mut lens) = r.node(source.root(), 0);
     if needs.envelope_root && !is_plain_object(&r, root) {
@@ -122,6 +124,9 @@ struct Reshaper<'s> {
     nodes: Vec<Node>,
     memo: HashMap<NodeId, (NodeId, Lens)>,
     losses: Vec<Loss>,
+    /// Open objects that must stay open: another schema at their place declares names they
+    /// do not (see `dialect::declared`).
+    unsafe_to_close: Vec<bool>,
 }
 
 impl Reshaper<'_> {
@@ -190,6 +195,7 @@ impl Reshaper<'_> {
             if self.needs.close_objects
                 && !o.properties.is_empty()
                 && rules.additional != Additional::Forbidden
+                && self.unsafe_to_close.get(id.index()) != Some(&true)
             {
                 rules.additional = Additional::Forbidden;
                 changed = true;
@@ -222,8 +228,11 @@ impl Reshaper<'_> {
             rules.properties = Properties::new(entries);
             node.object = Some(Box::new(rules));
         }
-        if let Some(a) = &src.array {
-            let mut rules: ArrayRules = (**a).clone();
+        let free_items =
+            types.contains(JsonType::Array) && src.array.as_ref().is_none_or(|a| a.items.is_none());
+        if src.array.is_some() || (free_items && self.needs.opaque_free_objects) {
+            let a = src.array.clone().unwrap_or_default();
+            let mut rules: ArrayRules = (*a).clone();
             for (i, pid) in a.prefix_items.iter().enumerate() {
                 let (wid, lens) = self.node(*pid, depth + 1);
                 changed |= wid != *pid;
@@ -237,13 +246,19 @@ impl Reshaper<'_> {
                 changed |= wid != iid;
                 rules.items = Some(wid);
                 shape.items = lens;
+            } else if free_items && self.needs.opaque_free_objects {
+                // Items after the prefix may be anything, arbitrary objects included: each is
+                // sent as JSON text.
+                let (wid, lens) = self.opaque_items(&src);
+                rules.items = Some(wid);
+                shape.items = lens;
+                changed = true;
             }
             node.array = Some(Box::new(rules));
         }
         if !changed {
             return (id, Lens::Identity);
         }
-        let wid = self.push(node);
         let lens = if shape.props.is_empty()
             && shape.prefix.iter().all(Lens::is_identity)
             && shape.items.is_identity()
@@ -252,7 +267,43 @@ impl Reshaper<'_> {
         } else {
             Lens::Shape(Box::new(shape))
         };
+        if !lens.is_identity() {
+            self.encode_literals(&mut node, &lens);
+        }
+        let wid = self.push(node);
         (wid, lens)
+    }
+
+    /// `enum` and `const` speak of source values; on the wire they must speak of encoded ones,
+    /// so each literal goes through the node's lens (exact). One that does not encode is
+    /// dropped with the rest of its keyword (a loss), never kept stale: a stale literal narrows.
+    fn encode_literals(&mut self, node: &mut Node, lens: &Lens) {
+        let sides = Sides {
+            source: self.source,
+            wire: self.source,
+        };
+        if let Some(c) = node.constant.take() {
+            match lens.encode(&c, sides) {
+                Ok(v) => node.constant = Some(Box::new(v)),
+                Err(_) => self.losses.push(Loss::new(
+                    &node.pointer,
+                    "const",
+                    "could not be reshaped with its node; checked when the answer is read",
+                )),
+            }
+        }
+        if let Some(e) = node.enumeration.take() {
+            let encoded: Result<Vec<Value>, _> =
+                e.values.iter().map(|v| lens.encode(v, sides)).collect();
+            match encoded {
+                Ok(values) => node.enumeration = Some(Box::new(Enumeration::new(values))),
+                Err(_) => self.losses.push(Loss::new(
+                    &node.pointer,
+                    "enum",
+                    "could not be reshaped with its node; checked when the answer is read",
+                )),
+            }
+        }
     }
 
     /// An optional property's wire schema: required and nullable, wrapped when its schema
@@ -350,6 +401,21 @@ impl Reshaper<'_> {
         (id, Lens::Opaque)
     }
 
+    /// The items of an array that says nothing about them, sent as strings of JSON text.
+    fn opaque_items(&mut self, array: &Node) -> (NodeId, Lens) {
+        self.losses.push(Loss::new(&array.pointer, "items", "items may be any value, so each is sent as a string of JSON text; what they hold is checked when the answer is read"));
+        let id = self.push(Node {
+            pointer: array.pointer.join("items"),
+            types: Some(TypeSet::of(JsonType::String)),
+            annotations: Some(Box::new(Annotations {
+                description: Some("JSON text".into()),
+                ..Annotations::default()
+            })),
+            ..Node::default()
+        });
+        (id, Lens::Opaque)
+    }
+
     fn union(&mut self, id: NodeId, src: &Node, depth: usize) -> (NodeId, Lens) {
         let (branches, is_any) = if src.any_of.is_empty() {
             (&src.one_of, false)
@@ -405,7 +471,10 @@ impl Reshaper<'_> {
                     continue;
                 }
                 let only_objects = |t: TypeSet| t.intersect(TypeSet::of(JsonType::Object)) == t;
-                if only_objects(ta) && only_objects(tb) && self.discriminated(a, b) {
+                if only_objects(ta)
+                    && only_objects(tb)
+                    && (self.discriminated(a, b) || self.exclusive_keys(a, b))
+                {
                     continue;
                 }
                 return false;
@@ -423,6 +492,24 @@ impl Reshaper<'_> {
         self.nodes
             .get(b.wire.index())
             .map_or(TypeSet::ANY, Node::local_types)
+    }
+
+    /// One wire branch requires a member that the other, closed, does not declare: no object
+    /// has both shapes (typical of "one of these tool calls" unions).
+    fn exclusive_keys(&self, a: &Branch, b: &Branch) -> bool {
+        let wire = |br: &Branch| {
+            self.nodes
+                .get(br.wire.index())
+                .and_then(|n| n.object.clone())
+        };
+        let (Some(oa), Some(ob)) = (wire(a), wire(b)) else {
+            return false;
+        };
+        let excludes = |x: &ObjectRules, y: &ObjectRules| {
+            y.additional == Additional::Forbidden
+                && x.required.iter().any(|r| !y.properties.contains(r))
+        };
+        excludes(&oa, &ob) || excludes(&ob, &oa)
     }
 
     /// Both branches require a property whose constant values differ, and that property is

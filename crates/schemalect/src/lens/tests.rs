@@ -166,3 +166,53 @@ fn nothing_needed_means_identity() {
     assert!(r.lens.is_identity());
     assert_eq!(r.wire.root(), r.source.root());
 }
+
+#[test]
+fn optional_arrays_and_objects_reach_strict_through_their_union() {
+    // An optional array becomes `anyOf [array, null]`: the union carries no `items` of its
+    // own, its array branch does.
+    let s = Schema::parse(
+        &json!({"type": "object", "properties": {"a": {"type": "object", "properties": {
+            "n": {"type": "integer"},
+            "list": {"type": "array", "items": {"type": "string"}, "minItems": 1}
+        }}}}),
+    )
+    .unwrap();
+    let l = s.lower(
+        crate::Target::OpenAi,
+        &crate::LowerOptions::default().with_profile(crate::Profile::Reshaping),
+    );
+    assert!(l.is_reshaped());
+    assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+}
+
+#[test]
+fn unions_of_closed_objects_with_distinct_required_keys_reshape() {
+    let s = json!({"anyOf": [
+        {"type": "object", "properties": {"a.call": {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "integer"}}, "required": ["x"], "additionalProperties": false}}, "required": ["a.call"], "additionalProperties": false},
+        {"type": "object", "properties": {"b.call": {"type": "object", "properties": {"z": {"type": "boolean"}}, "additionalProperties": false}}, "required": ["b.call"], "additionalProperties": false}
+    ]});
+    let w = round_trip(
+        s.clone(),
+        STRICT,
+        &[json!({"a.call": {"x": "1"}}), json!({"b.call": {}})],
+    );
+    assert_eq!(w[0], json!({"value": {"a.call": {"x": "1", "y": null}}}));
+    assert_eq!(w[1], json!({"value": {"b.call": {"z": null}}}));
+    let schema = Schema::parse(&s).unwrap();
+    let l = schema.lower(
+        crate::Target::OpenAi,
+        &crate::LowerOptions::default().with_profile(crate::Profile::Reshaping),
+    );
+    assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+}
+
+#[test]
+fn arrays_of_anything_send_json_text_items() {
+    let w = round_trip(
+        json!({"type": "object", "properties": {"xs": {"type": "array", "prefixItems": [{"type": "integer"}]}}, "required": ["xs"], "additionalProperties": false}),
+        STRICT,
+        &[json!({"xs": [1, {"a": [true]}, "s"]}), json!({"xs": []})],
+    );
+    assert_eq!(w[0], json!({"xs": [1, "{\"a\":[true]}", "\"s\""]}));
+}

@@ -115,6 +115,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
         schema: &normalized.schema,
         losses: normalized.losses,
         emitted: 0,
+        unsafe_to_close: crate::dialect::declared::unsafe_to_close(&normalized.schema),
     };
     let root = normalized.schema.root();
     match l.node(root, 0) {
@@ -142,6 +143,9 @@ struct Lowerer<'s> {
     /// Nodes written so far: shared definitions (extended subset) are written out in place, and
     /// that must not blow up.
     emitted: usize,
+    /// Objects that other schemas at their location declare more names for: every OBJECT is
+    /// closed to its properties here, which would narrow them (see `dialect::declared`).
+    unsafe_to_close: Vec<bool>,
 }
 
 fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
@@ -405,7 +409,7 @@ impl Lowerer<'_> {
                     literals.is_none_or(both_booleans),
                 ),
                 JsonType::Array => (self.array(node, depth)?, literals.is_none()),
-                JsonType::Object => (self.object(node, depth)?, literals.is_none()),
+                JsonType::Object => (self.object(id, node, depth)?, literals.is_none()),
             };
             literals_exact &= exact;
             if let Out::Node(b) = out {
@@ -673,7 +677,14 @@ impl Lowerer<'_> {
         Ok(Out::Node(m))
     }
 
-    fn object(&mut self, node: &Node, depth: usize) -> Result<Out, Degrade> {
+    fn object(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
+        if self.unsafe_to_close.get(id.index()) == Some(&true) {
+            return Err(degrade(
+                node,
+                "additionalProperties",
+                "the object is open and another schema for the same place declares properties it does not: an OBJECT closed to its own properties would reject values using those",
+            ));
+        }
         let Some(rules) = node.object.as_deref().filter(|r| !r.properties.is_empty()) else {
             let closed = node
                 .object

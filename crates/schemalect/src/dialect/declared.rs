@@ -1,0 +1,172 @@
+//! Which objects may be closed to their own declared properties without narrowing.
+//!
+//! The widening contract is stated on the *declared fragment*: wherever the source declares
+//! properties for an object, a value uses only those names there. "There" is an instance
+//! location, and every schema that applies at that location counts: the members of `allOf`, and
+//! the branches of `anyOf`/`oneOf` too (the independent harness reads it the same way). So in
+//!
+//! ```json
+//! {"anyOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}
+//! ```
+//!
+//! `{"a": 1, "b": 2}` is in the fragment, and it matches the first branch, which is open.
+//! Closing each branch to its own names (what a closed decoder does) would reject it. A node is
+//! *unsafe to close* when it is open (undeclared members allowed, with or without a schema for
+//! them) and some schema at its location declares a name it does not. Closed decoders must then
+//! keep it open (reshaping) or fall back (Gemini `responseSchema`).
+
+use crate::ir::{Additional, NodeId, Schema};
+use std::collections::HashSet;
+
+/// Past this many distinct locations the analysis gives up and calls every open object unsafe.
+const MAX_GROUPS: usize = 100_000;
+
+/// For each node of the schema: true when closing it to its declared properties could reject
+/// a value of the declared fragment.
+pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
+    let n = schema.len();
+    let mut flags = vec![false; n];
+    let mut seen: HashSet<Vec<NodeId>> = HashSet::new();
+    let mut work: Vec<Vec<NodeId>> = vec![vec![schema.root()]];
+    while let Some(group) = work.pop() {
+        let nodes = expand(schema, &group);
+        if !seen.insert(nodes.clone()) {
+            continue;
+        }
+        if seen.len() > MAX_GROUPS {
+            return all_open_objects(schema);
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for id in &nodes {
+            if let Some(o) = &schema.node(*id).object {
+                for (name, _) in o.properties.iter() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+        for id in &nodes {
+            let Some(o) = &schema.node(*id).object else {
+                continue;
+            };
+            let open = o.additional != Additional::Forbidden;
+            if open && !o.properties.is_empty() && names.iter().any(|n| !o.properties.contains(n)) {
+                if let Some(f) = flags.get_mut(id.index()) {
+                    *f = true;
+                }
+            }
+        }
+        // The locations below this one, as the declared fragment walks them.
+        for name in &names {
+            let sub: Vec<NodeId> = nodes
+                .iter()
+                .filter_map(|id| schema.node(*id).object.as_ref()?.properties.get(name))
+                .collect();
+            work.push(sub);
+        }
+        let arrays: Vec<_> = nodes
+            .iter()
+            .filter_map(|id| schema.node(*id).array.as_deref())
+            .collect();
+        let longest = arrays
+            .iter()
+            .map(|a| a.prefix_items.len())
+            .max()
+            .unwrap_or(0);
+        for i in 0..longest {
+            work.push(
+                arrays
+                    .iter()
+                    .filter_map(|a| a.prefix_items.get(i).copied().or(a.items))
+                    .collect(),
+            );
+        }
+        work.push(arrays.iter().filter_map(|a| a.items).collect());
+        work.push(
+            nodes
+                .iter()
+                .filter_map(|id| match schema.node(*id).object.as_ref()?.additional {
+                    Additional::Schema(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+        );
+    }
+    flags
+}
+
+/// The nodes that apply at one location: the group and everything its combinators (and
+/// references) reach, sorted and without repeats.
+fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
+    let mut out: Vec<NodeId> = Vec::new();
+    let mut stack: Vec<NodeId> = group.to_vec();
+    while let Some(id) = stack.pop() {
+        if out.contains(&id) {
+            continue;
+        }
+        out.push(id);
+        let n = schema.node(id);
+        stack.extend(n.all_of.iter().chain(&n.any_of).chain(&n.one_of).copied());
+        stack.extend(n.reference);
+    }
+    out.sort_unstable();
+    out
+}
+
+fn all_open_objects(schema: &Schema) -> Vec<bool> {
+    schema
+        .nodes()
+        .map(|(_, n)| {
+            n.object
+                .as_ref()
+                .is_some_and(|o| o.additional != Additional::Forbidden)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn flagged(v: serde_json::Value) -> Vec<String> {
+        let s = Schema::parse(&v).unwrap_or_else(|e| panic!("{e}"));
+        let flags = unsafe_to_close(&s);
+        s.nodes()
+            .filter(|(id, _)| flags.get(id.index()) == Some(&true))
+            .map(|(_, n)| n.pointer.as_str().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn open_branches_declaring_different_names_are_unsafe() {
+        assert_eq!(
+            flagged(
+                json!({"anyOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "string"}}, "additionalProperties": false}]})
+            ),
+            vec!["/anyOf/0"]
+        );
+    }
+
+    #[test]
+    fn one_declarer_or_closed_objects_are_safe() {
+        assert!(
+            flagged(json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_empty()
+        );
+        assert!(flagged(json!({"anyOf": [
+            {"properties": {"a": {"type": "string"}}, "additionalProperties": false},
+            {"properties": {"b": {"type": "string"}}, "additionalProperties": false}
+        ]}))
+        .is_empty());
+    }
+
+    #[test]
+    fn nested_locations_gather_names_across_branches() {
+        let f = flagged(json!({"anyOf": [
+            {"properties": {"x": {"properties": {"p": {"type": "integer"}}}}, "additionalProperties": false},
+            {"properties": {"x": {"properties": {"q": {"type": "integer"}}, "additionalProperties": false}}, "additionalProperties": false}
+        ]}));
+        assert_eq!(f, vec!["/anyOf/0/properties/x"]);
+    }
+}
