@@ -14,6 +14,12 @@
 //! *unsafe to close* when it is open (undeclared members allowed, with or without a schema for
 //! them) and some schema at its location declares a name it does not. Closed decoders must then
 //! keep it open (reshaping) or fall back (Gemini `responseSchema`).
+//!
+//! References (extended subset) are read the way the harness reads them: a location's names
+//! come from the schemas written there, not from what a `$ref` points to. So an open object
+//! reached through a reference declares nothing for its location, and closing it would reject
+//! values whose members the harness counts as undeclared-but-allowed: it is unsafe too.
+//! Results are keyed by source pointer, which survives inlining and normalisation.
 
 use crate::ir::{Additional, NodeId, Schema};
 use std::collections::HashSet;
@@ -21,8 +27,79 @@ use std::collections::HashSet;
 /// Past this many distinct locations the analysis gives up and calls every open object unsafe.
 const MAX_GROUPS: usize = 100_000;
 
+/// The source pointers of the open objects that references hide from their location's
+/// declared names (see the module docs). Call it on the schema as parsed, before references
+/// are written out in place; pointers survive that and normalisation.
+pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<String> {
+    let mut out = HashSet::new();
+    if !schema.has_references() {
+        return out;
+    }
+    // Everything a reference reaches, and the referring nodes, which take the target's rules.
+    let open_object = |id: NodeId| {
+        schema
+            .node(id)
+            .object
+            .as_ref()
+            .is_some_and(|o| o.additional != Additional::Forbidden && !o.properties.is_empty())
+    };
+    let mut seen = vec![false; schema.len()];
+    let mut stack: Vec<NodeId> = Vec::new();
+    for (_, n) in schema.nodes() {
+        if let Some(t) = n.reference {
+            stack.push(t);
+            // The referring node becomes the target once written out in place.
+            let mut target = t;
+            let mut hops = 0;
+            while let Some(next) = schema.node(target).reference.filter(|_| hops < 64) {
+                target = next;
+                hops += 1;
+            }
+            if open_object(target) || expand(schema, &[target]).into_iter().any(open_object) {
+                out.insert(n.pointer.as_str().to_owned());
+            }
+        }
+    }
+    while let Some(id) = stack.pop() {
+        match seen.get_mut(id.index()) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
+        }
+        if open_object(id) {
+            out.insert(schema.node(id).pointer.as_str().to_owned());
+        }
+        stack.extend(children(schema, id));
+    }
+    out
+}
+
+/// Every subschema of a node, through every keyword (and its reference).
+fn children(schema: &Schema, id: NodeId) -> Vec<NodeId> {
+    let n = schema.node(id);
+    let mut out: Vec<NodeId> = n
+        .all_of
+        .iter()
+        .chain(&n.any_of)
+        .chain(&n.one_of)
+        .copied()
+        .chain(n.not)
+        .chain(n.reference)
+        .collect();
+    if let Some(a) = &n.array {
+        out.extend(a.prefix_items.iter().copied());
+        out.extend(a.items);
+    }
+    if let Some(o) = &n.object {
+        out.extend(o.properties.iter().map(|(_, c)| c));
+        if let Additional::Schema(c) = o.additional {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// For each node of the schema: true when closing it to its declared properties could reject
-/// a value of the declared fragment.
+/// a value of the declared fragment (references not followed: see the module docs).
 pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
     let n = schema.len();
     let mut flags = vec![false; n];
@@ -96,8 +173,8 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
     flags
 }
 
-/// The nodes that apply at one location: the group and everything its combinators (and
-/// references) reach, sorted and without repeats.
+/// The nodes written at one location: the group and everything its combinators reach, sorted
+/// and without repeats (references are not followed, as the harness does not).
 fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
     let mut out: Vec<NodeId> = Vec::new();
     let mut stack: Vec<NodeId> = group.to_vec();
@@ -108,7 +185,6 @@ fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
         out.push(id);
         let n = schema.node(id);
         stack.extend(n.all_of.iter().chain(&n.any_of).chain(&n.one_of).copied());
-        stack.extend(n.reference);
     }
     out.sort_unstable();
     out
@@ -159,6 +235,25 @@ mod tests {
             {"properties": {"b": {"type": "string"}}, "additionalProperties": false}
         ]}))
         .is_empty());
+    }
+
+    #[test]
+    fn objects_behind_references_count_as_undeclared() {
+        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Extended);
+        let s = Schema::parse_with(
+            &json!({
+                "$defs": {"item": {"type": "object", "properties": {"a": {"type": "string"}}}},
+                "type": "object",
+                "properties": {"x": {"$ref": "#/$defs/item"}, "y": {"$ref": "#/definitions/closed"}},
+                "additionalProperties": false,
+                "definitions": {"closed": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}}
+            }),
+            &opts,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut p: Vec<String> = hidden_by_references(&s).into_iter().collect();
+        p.sort();
+        assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
     }
 
     #[test]

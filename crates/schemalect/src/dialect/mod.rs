@@ -17,6 +17,7 @@ use crate::lens::reshape::Needs;
 use crate::lower::{Loss, LowerOptions, Mode, Target};
 use crate::value::{JsonType, TypeSet};
 use serde_json::Value;
+use std::collections::HashSet;
 
 pub use caps::Capabilities;
 
@@ -70,11 +71,30 @@ pub(crate) fn reshape_needs(target: Target) -> Needs {
 
 /// Lowers `schema` for `target`.
 pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
+    lower_derived(
+        schema,
+        target,
+        options,
+        &declared::hidden_by_references(schema),
+    )
+}
+
+/// Lowers a schema derived from the source (reshaped), where `hidden` (the open objects that
+/// references hide, see [`declared`]) was computed on the source as written.
+pub(crate) fn lower_derived(
+    schema: &Schema,
+    target: Target,
+    options: &LowerOptions,
+    hidden: &HashSet<String>,
+) -> Outcome {
     // Extended subset: references that are not recursive are written out in place for every
     // dialect; recursive ones are left to the dialect.
     let inlined = normalize::inline_references(schema);
-    let schema = &inlined.schema;
-    let mut out = lower_inlined(schema, target, options);
+    let mut out = match target {
+        // The one dialect that closes every object itself must know which it must not close.
+        Target::Gemini => gemini::lower_openapi(&inlined.schema, options, hidden),
+        _ => lower_inlined(&inlined.schema, target, options),
+    };
     if !inlined.losses.is_empty() && out.mode <= Mode::Widened {
         let mut losses = inlined.losses;
         losses.append(&mut out.losses);
@@ -87,7 +107,9 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
 fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
-        Target::Gemini => gemini::lower_openapi(schema, options),
+        Target::Gemini => {
+            gemini::lower_openapi(schema, options, &declared::hidden_by_references(schema))
+        }
         Target::GeminiJson => gemini::lower_json(schema, options),
         Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
             openai::lower(schema, target, options)

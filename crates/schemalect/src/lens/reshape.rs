@@ -8,7 +8,7 @@
 //! (dialects drop or refuse them anyway).
 
 use super::{Absent, Branch, Lens, PropLens, ShapeLens, Sides, UnionLens, KEY, VALUE};
-use crate::dialect::normalize::{admitted, normalize, Rewrites};
+use crate::dialect::normalize::{admitted, inline_references, normalize, Rewrites};
 use crate::ir::{
     Additional, Annotations, ArrayRules, Enumeration, Ir, Node, NodeId, ObjectRules, Properties,
     Schema,
@@ -55,8 +55,11 @@ pub(crate) struct Reshaped {
 
 /// Reshapes `schema` for the given needs.
 pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
+    // References that do not recurse are written out in place first, so the reshaping sees
+    // each node's whole structure; recursive ones stay and are left as they are.
+    let inlined = inline_references(schema);
     let normalized = normalize(
-        schema,
+        &inlined.schema,
         Rewrites {
             flatten_all_of: true,
             distribute_unions: true,
@@ -68,8 +71,13 @@ pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
         needs,
         nodes: source.ir.nodes.clone(),
         memo: HashMap::new(),
-        losses: normalized.losses,
+        losses: inlined
+            .losses
+            .into_iter()
+            .chain(normalized.losses)
+            .collect(),
         unsafe_to_close: crate::dialect::declared::unsafe_to_close(&source),
+        hidden: crate::dialect::declared::hidden_by_references(schema),
     };
     let (mut root, mut lens) = r.node(source.root(), 0);
     if needs.envelope_root && !is_plain_object(&r, root) {
@@ -127,6 +135,8 @@ struct Reshaper<'s> {
     /// Open objects that must stay open: another schema at their place declares names they
     /// do not (see `dialect::declared`).
     unsafe_to_close: Vec<bool>,
+    /// Source pointers of open objects that references hide: they stay open too.
+    hidden: std::collections::HashSet<String>,
 }
 
 impl Reshaper<'_> {
@@ -150,6 +160,11 @@ impl Reshaper<'_> {
 
     fn reshape(&mut self, id: NodeId, depth: usize) -> (NodeId, Lens) {
         let src = self.source.node(id).clone();
+        if src.reference.is_some() {
+            // A recursive reference: its structure lives at its target, which a finite lens
+            // cannot follow down every level. Left as the source has it.
+            return (id, Lens::Identity);
+        }
         let types = admitted(self.source, id);
         let is_union = !src.any_of.is_empty() || !src.one_of.is_empty();
 
@@ -196,6 +211,7 @@ impl Reshaper<'_> {
                 && !o.properties.is_empty()
                 && rules.additional != Additional::Forbidden
                 && self.unsafe_to_close.get(id.index()) != Some(&true)
+                && !self.hidden.contains(src.pointer.as_str())
             {
                 rules.additional = Additional::Forbidden;
                 changed = true;

@@ -429,7 +429,8 @@ impl Schema {
         if options.profile == Profile::Reshaping && lowering.mode > Mode::Exact && !needs.is_none()
         {
             let r = reshape::reshape(self, needs);
-            let mut out = crate::dialect::lower(&r.wire, target, options);
+            let hidden = crate::dialect::declared::hidden_by_references(self);
+            let mut out = crate::dialect::lower_derived(&r.wire, target, options, &hidden);
             if out.mode == Mode::Exact && !r.losses.is_empty() {
                 // What the reshaping leaves to the local check is a loss like any other.
                 out.mode = Mode::Widened;

@@ -46,6 +46,7 @@ use crate::lower::{Loss, LowerOptions, Target};
 use crate::value::{cmp_numbers, is_integer, num, JsonType, Num, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
+use std::collections::HashSet;
 
 const GG1: &str = "https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto `Schema` (providers.md GG1, §3.2)";
 const I_G1: &str = "https://github.com/agno-agi/agno/issues/2112 `properties: should be non-empty for OBJECT type` (providers.md I-G1..3, §3.2, §7)";
@@ -103,7 +104,9 @@ const FIELD: &str = "responseSchema";
 /// source depth far below it; rewritten IRs are bounded by it too.
 const MAX_DEPTH: usize = 512;
 
-pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
+/// `hidden`: source pointers of open objects that references hide (see `dialect::declared`),
+/// computed on the schema as written, before references were written out in place.
+pub(crate) fn lower(schema: &Schema, _options: &LowerOptions, hidden: &HashSet<String>) -> Outcome {
     let normalized = normalize(
         schema,
         Rewrites {
@@ -116,6 +119,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
         losses: normalized.losses,
         emitted: 0,
         unsafe_to_close: crate::dialect::declared::unsafe_to_close(&normalized.schema),
+        hidden,
     };
     let root = normalized.schema.root();
     match l.node(root, 0) {
@@ -146,6 +150,8 @@ struct Lowerer<'s> {
     /// Objects that other schemas at their location declare more names for: every OBJECT is
     /// closed to its properties here, which would narrow them (see `dialect::declared`).
     unsafe_to_close: Vec<bool>,
+    /// Source pointers of open objects hidden behind references.
+    hidden: &'s HashSet<String>,
 }
 
 fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
@@ -678,7 +684,9 @@ impl Lowerer<'_> {
     }
 
     fn object(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
-        if self.unsafe_to_close.get(id.index()) == Some(&true) {
+        if self.unsafe_to_close.get(id.index()) == Some(&true)
+            || self.hidden.contains(node.pointer.as_str())
+        {
             return Err(degrade(
                 node,
                 "additionalProperties",
