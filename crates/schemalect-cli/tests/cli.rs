@@ -119,7 +119,7 @@ fn lint_text_in_subset() {
     }
     assert!(r
         .stdout
-        .contains("summary: 1 file, 1 schema: 1 in subset, 0 out of subset"));
+        .contains("summary: 1 file, 1 schema: 1 in subset (adr126), 0 out of subset"));
     assert!(r
         .stdout
         .contains("target           exact  widened     json   prompt"));

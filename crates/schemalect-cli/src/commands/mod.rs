@@ -7,7 +7,7 @@ pub mod lower;
 pub mod suite;
 
 use crate::input::{self, Document, Group, InputError, Item, Kind};
-use schemalect::{LowerOptions, Lowering, ParseOptions, Schema, SubsetError, Target};
+use schemalect::{LowerOptions, Lowering, ParseOptions, Schema, Subset, SubsetError, Target};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,6 +98,10 @@ pub struct Analysis {
     pub parsed: Result<Schema, SubsetError>,
     /// One lowering per selected target, in target order; empty when out of the subset.
     pub lowerings: Vec<Lowering>,
+    /// The subset it was parsed under.
+    pub subset: Subset,
+    /// Out of the ADR-126 subset but inside the extended one (for the summary's hint).
+    pub extended_only: bool,
 }
 
 /// How schemas are parsed and lowered.
@@ -123,7 +127,16 @@ impl Settings {
                 .collect(),
             Err(_) => Vec::new(),
         };
-        Analysis { parsed, lowerings }
+        let subset = self.parse.subset;
+        let extended_only = parsed.is_err()
+            && subset == Subset::Adr126
+            && Schema::parse_with(schema, &self.parse.with_subset(Subset::Extended)).is_ok();
+        Analysis {
+            parsed,
+            lowerings,
+            subset,
+            extended_only,
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::commands::{Analysis, Status};
 use crate::input::Place;
 use crate::locate::{Locator, Region};
-use schemalect::{Lowering, Mode, SubsetError, Target, Violation, ViolationKind};
+use schemalect::{Lowering, Mode, Subset, SubsetError, Target, Violation, ViolationKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -80,6 +80,10 @@ pub struct Summary {
     pub schemas: usize,
     /// Schemas inside the subset.
     pub in_subset: usize,
+    /// The subset schemas were parsed under (set by the first schema counted).
+    pub subset: Option<Subset>,
+    /// Schemas outside the ADR-126 subset that the extended subset accepts.
+    pub extended_only: usize,
     /// Per selected target, schemas per mode (in `Mode::ALL` order).
     pub modes: Vec<[usize; 4]>,
     /// Out-of-subset schemas per keyword involved (see `keyword_key`).
@@ -106,6 +110,8 @@ impl Summary {
     /// Counts one schema.
     pub fn schema(&mut self, a: &Analysis) {
         self.schemas += 1;
+        self.subset.get_or_insert(a.subset);
+        self.extended_only += usize::from(a.extended_only);
         match &a.parsed {
             Ok(_) => {
                 self.in_subset += 1;
@@ -134,6 +140,8 @@ impl Summary {
         self.file_errors += other.file_errors;
         self.schemas += other.schemas;
         self.in_subset += other.in_subset;
+        self.subset = self.subset.or(other.subset);
+        self.extended_only += other.extended_only;
         for (row, o) in self.modes.iter_mut().zip(other.modes) {
             for (c, n) in row.iter_mut().zip(o) {
                 *c += n;
@@ -193,12 +201,20 @@ impl Summary {
     fn head(&self, buf: &mut String) {
         let _ = write!(
             buf,
-            "\nsummary: {}, {}: {} in subset, {} out of subset",
+            "\nsummary: {}, {}: {} in subset ({}), {} out of subset",
             count(self.files, "file", "files"),
             count(self.schemas, "schema", "schemas"),
             self.in_subset,
+            self.subset.unwrap_or_default().name(),
             self.schemas - self.in_subset,
         );
+        if self.extended_only > 0 {
+            let _ = write!(
+                buf,
+                " ({} of them in the extended subset: --subset extended)",
+                self.extended_only
+            );
+        }
         if self.file_errors > 0 {
             let _ = write!(
                 buf,
