@@ -263,6 +263,17 @@ pub struct Bound {
 }
 
 impl Bound {
+    /// True when `n` lies on the allowed side: `inside` is how `n` compares with the limit when
+    /// it is allowed outright (`Greater` for a lower bound); the limit itself is allowed unless
+    /// the bound is exclusive.
+    pub(crate) fn admits(&self, n: &Number, inside: std::cmp::Ordering) -> bool {
+        match crate::value::cmp_numbers(n, &self.value) {
+            Some(std::cmp::Ordering::Equal) => !self.exclusive,
+            Some(o) => o == inside,
+            None => false,
+        }
+    }
+
     /// The keyword that expresses this bound as a lower bound.
     pub fn lower_keyword(&self) -> &'static str {
         if self.exclusive {

@@ -8,7 +8,7 @@
 use crate::error::{ValidationError, ValidationErrors};
 use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
-use crate::value::{all_unique, cmp_numbers, code_points, is_multiple_of, JsonType};
+use crate::value::{all_unique, code_points, is_multiple_of, JsonType};
 use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -360,48 +360,33 @@ impl<'s> Walk<'s> {
             return true;
         };
         let mut valid = true;
-        if let Some(b) = &rules.lower {
-            let ok = match cmp_numbers(n, &b.value) {
-                Some(Ordering::Greater) => true,
-                Some(Ordering::Equal) => !b.exclusive,
-                _ => false,
+        for (bound, inside) in [
+            (&rules.lower, Ordering::Greater),
+            (&rules.upper, Ordering::Less),
+        ] {
+            let Some(b) = bound else {
+                continue;
             };
-            if !ok {
+            if !b.admits(n, inside) {
+                let lower = inside == Ordering::Greater;
+                let keyword = if lower {
+                    b.lower_keyword()
+                } else {
+                    b.upper_keyword()
+                };
+                let relation = match (lower, b.exclusive) {
+                    (true, true) => "not greater than",
+                    (true, false) => "less than",
+                    (false, true) => "not less than",
+                    (false, false) => "greater than",
+                };
                 fail!(
                     errors,
                     valid,
                     node,
-                    b.lower_keyword(),
+                    keyword,
                     path,
-                    "{n} is {} {}",
-                    if b.exclusive {
-                        "not greater than"
-                    } else {
-                        "less than"
-                    },
-                    b.value
-                );
-            }
-        }
-        if let Some(b) = &rules.upper {
-            let ok = match cmp_numbers(n, &b.value) {
-                Some(Ordering::Less) => true,
-                Some(Ordering::Equal) => !b.exclusive,
-                _ => false,
-            };
-            if !ok {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    b.upper_keyword(),
-                    path,
-                    "{n} is {} {}",
-                    if b.exclusive {
-                        "not less than"
-                    } else {
-                        "greater than"
-                    },
+                    "{n} is {relation} {}",
                     b.value
                 );
             }
