@@ -17,7 +17,7 @@ use crate::pointer::Pointer;
 use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// How to parse.
@@ -695,9 +695,11 @@ impl Parser {
             return None;
         };
         let mut out: Vec<Box<str>> = Vec::with_capacity(list.len());
+        // Duplicates are found by hashing: a pairwise scan is quadratic in a hostile list.
+        let mut seen: HashSet<&str> = HashSet::with_capacity(list.len());
         for item in list {
             match item.as_str() {
-                Some(s) if out.iter().any(|o| &**o == s) => {
+                Some(s) if !seen.insert(s) => {
                     self.shape(at, name, shape, Some(format!("`{s}` is listed twice")));
                     return None;
                 }
