@@ -10,8 +10,9 @@ use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
 use crate::value::{all_unique, cmp_numbers, code_points, is_multiple_of, JsonType};
 use serde_json::{Map, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure.
@@ -95,6 +96,11 @@ struct Walk<'s> {
     depth: Cell<usize>,
     /// Set when the cap was hit anywhere, even under `not`: the verdict is then "invalid".
     exceeded: Cell<bool>,
+    /// Verdicts of `$ref` targets per instance value (by address; the instance is borrowed for
+    /// the whole walk), with whether their errors were recorded already. References are the
+    /// only shared nodes: without this, a DAG of them (`a: anyOf[b, b]`, `b: anyOf[c, c]`, …)
+    /// is unfolded into a tree of 2^n paths.
+    shared: RefCell<HashMap<(NodeId, usize), (bool, bool)>>,
 }
 
 /// Recursion cap for validation: a recursive schema applied to a very deep instance stops here
@@ -150,6 +156,7 @@ impl<'s> Walk<'s> {
             schema,
             depth: Cell::new(0),
             exceeded: Cell::new(false),
+            shared: RefCell::new(HashMap::new()),
         }
     }
 
@@ -297,10 +304,27 @@ impl<'s> Walk<'s> {
             }
         }
         if let Some(target) = node.reference {
-            if !self.node(target, inst, path, errors) {
+            if !self.shared(target, inst, path, errors) {
                 valid = false;
             }
         }
+        valid
+    }
+
+    /// A `$ref` target, evaluated once per instance value (and once more if its errors are
+    /// wanted after a verdict-only evaluation). The errors of a repeat visit would be the same
+    /// instance path, schema path and message again, so nothing is lost.
+    fn shared(&self, target: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+        let key = (target, std::ptr::from_ref(inst) as usize);
+        let known = self.shared.borrow().get(&key).copied();
+        if let Some((valid, reported)) = known {
+            if valid || reported || errors.is_none() {
+                return valid;
+            }
+        }
+        let valid = self.node(target, inst, path, errors);
+        let reported = errors.is_some() || known.is_some_and(|(_, r)| r);
+        self.shared.borrow_mut().insert(key, (valid, reported));
         valid
     }
 
