@@ -304,10 +304,12 @@ impl Emitter<'_> {
         if let (Closure::RequireClosed { all_required: true }, Some(rules)) =
             (self.d.closure, rules)
         {
+            let required: std::collections::HashSet<&str> =
+                rules.required.iter().map(|r| &**r).collect();
             if let Some((missing, _)) = rules
                 .properties
                 .iter()
-                .find(|(name, _)| !rules.is_required(name))
+                .find(|(name, _)| !required.contains(name))
             {
                 let _ = missing;
                 return Err(Self::degrade(

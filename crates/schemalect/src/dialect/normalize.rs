@@ -369,8 +369,9 @@ impl Merger {
             _ => Additional::Unspecified,
         };
         let mut required = x.required.clone();
+        let mut seen: std::collections::HashSet<&str> = x.required.iter().map(|r| &**r).collect();
         for r in &y.required {
-            if !required.contains(r) {
+            if seen.insert(&**r) {
                 required.push(r.clone());
             }
         }

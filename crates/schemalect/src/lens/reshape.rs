@@ -15,7 +15,7 @@ use crate::ir::{
 use crate::lower::Loss;
 use crate::value::{JsonType, TypeSet};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Which reshapings a target needs.
@@ -168,9 +168,11 @@ impl Reshaper<'_> {
         if let Some(o) = &src.object {
             let mut rules = (**o).clone();
             let mut entries = Vec::with_capacity(o.properties.len());
+            // Hashed: `is_required` scans the list, quadratic over a hostile object.
+            let required_names: HashSet<&str> = o.required.iter().map(|r| &**r).collect();
             for (name, pid) in o.properties.iter() {
                 let (wid, lens) = self.node(pid, depth + 1);
-                let required = o.is_required(name);
+                let required = required_names.contains(name);
                 let (wid, absent) = if self.needs.all_required && !required {
                     changed = true;
                     self.optional(pid, wid)
@@ -419,11 +421,13 @@ impl Reshaper<'_> {
         let (Some(oa), Some(ob)) = (&na.object, &nb.object) else {
             return false;
         };
+        let required_a: HashSet<&str> = oa.required.iter().map(|r| &**r).collect();
+        let required_b: HashSet<&str> = ob.required.iter().map(|r| &**r).collect();
         oa.properties.iter().any(|(name, pa)| {
             let Some(pb) = ob.properties.get(name) else {
                 return false;
             };
-            if !oa.is_required(name) || !ob.is_required(name) {
+            if !required_a.contains(name) || !required_b.contains(name) {
                 return false;
             }
             match (
