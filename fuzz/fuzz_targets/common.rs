@@ -2,9 +2,7 @@
 //! every input. Included with `#[path]` (not a target of its own).
 #![allow(dead_code)]
 
-use schemalect::{
-    Limits, LowerOptions, Lowering, ParseOptions, Profile, Schema, Subset, Target,
-};
+use schemalect::{Limits, LowerOptions, Lowering, ParseOptions, Profile, Schema, Subset, Target};
 use serde_json::Value;
 
 /// Splits the input at its first NUL byte into two UTF-8 texts (schema, then instance or
@@ -102,14 +100,22 @@ pub fn check_lowering(l: &Lowering) {
         );
     }
     if l.mode() == Mode::Prompt {
-        assert_eq!(l.wire(), &Value::Object(Default::default()), "prompt mode sends nothing");
+        assert_eq!(
+            l.wire(),
+            &Value::Object(Default::default()),
+            "prompt mode sends nothing"
+        );
     }
     for loss in l.losses() {
         let _ = loss.to_string();
     }
     let text = serde_json::to_string(l.wire()).expect("the wire fragment serialises");
     let back: Value = serde_json::from_str(&text).expect("the wire fragment is JSON text");
-    assert_eq!(&back, l.wire(), "the wire fragment survives a JSON round trip");
+    assert_eq!(
+        &back,
+        l.wire(),
+        "the wire fragment survives a JSON round trip"
+    );
 }
 
 /// The JSON Schema inside a wire fragment, for the dialects that send JSON Schema.
@@ -136,8 +142,10 @@ pub fn check_widening(l: &Lowering, source: &Schema, instance: &Value) {
     let Some(native) = wire_schema(l) else {
         return;
     };
-    let Ok(native) = Schema::parse_with(native, &ParseOptions::default().with_subset(Subset::Extended))
-    else {
+    let Ok(native) = Schema::parse_with(
+        native,
+        &ParseOptions::default().with_subset(Subset::Extended),
+    ) else {
         return;
     };
     let Ok(sent) = l.encode(instance) else {

@@ -16,9 +16,13 @@ fuzz_target!(|data: &[u8]| {
     };
     let verdict = p.is_match(haystack);
     let _ = p.features();
-    for (how, text) in [("canonical", p.to_ecma_string()), ("portable", p.portable())] {
-        let again = Pattern::compile(&text, usize::MAX)
-            .unwrap_or_else(|e| panic!("the {how} rendering {text:?} of {pattern:?} does not compile: {e}"));
+    for (how, text) in [
+        ("canonical", p.to_ecma_string()),
+        ("portable", p.portable()),
+    ] {
+        let again = Pattern::compile(&text, usize::MAX).unwrap_or_else(|e| {
+            panic!("the {how} rendering {text:?} of {pattern:?} does not compile: {e}")
+        });
         assert_eq!(
             again.is_match(haystack),
             verdict,
