@@ -27,7 +27,9 @@ impl Schema {
         walk.node(id, instance, &Path::Root, &mut None) && !walk.exceeded.get()
     }
 
-    /// Every way `instance` fails the schema, or `Ok(())`.
+    /// Every way `instance` fails the schema, or `Ok(())`. At most 1,000 errors (and 1 MiB of
+    /// error text) are recorded; past that, a last error with an empty keyword says that more
+    /// were omitted.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
         let mut errors = Some(Vec::new());
         let walk = Walk::new(self);
@@ -107,7 +109,16 @@ struct Walk<'s> {
 /// with an error instead of exhausting the stack.
 pub(crate) const MAX_EVAL_DEPTH: usize = 512;
 
-/// Records a failure. With no error list (`is_valid`) the caller returns at once.
+/// Most errors one `validate` call records.
+pub(crate) const MAX_ERRORS: usize = 1_000;
+/// Most bytes of instance paths and messages one `validate` call records (past the first
+/// error). Each error carries its full instance path, so without a budget one long member name
+/// above many failing items multiplies: a 3 MiB answer could ask for a terabyte.
+pub(crate) const MAX_ERROR_BYTES: usize = 1 << 20;
+
+/// Records a failure. With no error list (`is_valid`) the caller returns at once. Past
+/// [`MAX_ERRORS`] or [`MAX_ERROR_BYTES`], one last error says that the rest were omitted; the
+/// verdict is unchanged.
 fn fail(
     errors: &mut Errors,
     node: &Node,
@@ -116,6 +127,24 @@ fn fail(
     message: impl FnOnce() -> String,
 ) {
     if let Some(list) = errors {
+        if list.last().is_some_and(|e| e.keyword.is_empty()) {
+            return; // already truncated
+        }
+        let full = list.len() >= MAX_ERRORS
+            || list
+                .iter()
+                .map(|e| e.instance_path.as_str().len() + e.message.len())
+                .sum::<usize>()
+                >= MAX_ERROR_BYTES;
+        if full {
+            list.push(ValidationError {
+                instance_path: Pointer::root(),
+                schema_path: Pointer::root(),
+                keyword: "",
+                message: format!("further errors omitted: validation records at most {MAX_ERRORS} errors and {MAX_ERROR_BYTES} bytes of error text"),
+            });
+            return;
+        }
         list.push(ValidationError {
             instance_path: path.to_pointer(),
             schema_path: node.pointer.join(keyword),
