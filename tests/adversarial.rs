@@ -89,7 +89,7 @@ fn deep_object(depth: usize) -> Value {
 }
 
 /// A schema nested `depth` levels through `wrap` (e.g. `{"items": <inner>}`), built by hand.
-fn deep_schema(depth: usize, wrap: fn(Value) -> Value) -> Value {
+fn deep_schema(depth: usize, wrap: Wrap) -> Value {
     let mut v = json!({"type": "null"});
     for _ in 0..depth {
         v = wrap(v);
@@ -103,8 +103,11 @@ fn one(key: &str, v: Value) -> Value {
     Value::Object(m)
 }
 
+/// Puts a subschema inside a parent schema.
+type Wrap = fn(Value) -> Value;
+
 /// The ways a subschema nests in another, with the keyword the depth error names.
-const WRAPPERS: [(&str, fn(Value) -> Value); 9] = [
+const WRAPPERS: [(&str, Wrap); 9] = [
     ("items", |v| one("items", v)),
     ("not", |v| one("not", v)),
     ("anyOf", |v| one("anyOf", Value::Array(vec![v]))),
@@ -795,6 +798,52 @@ fn number_out_of_range_is_a_json_error() {
     }
     // 1e308 is a finite double and an integer by value.
     assert!(parse(&json!({"type": "integer"})).is_valid(&json!(1e308)));
+}
+
+/// Finding (fuzzer, `lower` target): serde_json's default float parsing is not correctly
+/// rounded, so two spellings of one decimal number could read as different doubles
+/// (`922.372036854776000` and `922.372036854776`, one ulp apart): an answer equal to a bound or
+/// a `const` was rejected, and a wire fragment did not survive a JSON round trip.
+#[test]
+fn decimal_spellings_of_one_number_are_equal() {
+    let parsed = |text: &str| serde_json::from_str::<Value>(text).expect("JSON");
+    for (a, b) in [
+        ("922.372036854776000", "922.372036854776"),
+        ("0.1000000000000000055511151231257827", "0.1"),
+        ("9007199254740993.0", "9007199254740992.0"),
+        ("1.7976931348623157e308", "179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"),
+    ] {
+        assert_eq!(parsed(a), parsed(b), "{a} and {b} are the same double");
+        let s = Schema::from_json_str(
+            &format!(r#"{{"type": "number", "maximum": {a}, "enum": [{a}]}}"#),
+            &ParseOptions::default(),
+        )
+        .expect("a schema");
+        for l in lower_everywhere(&s) {
+            assert!(l.accept(b).is_ok(), "{}: {b} equals the bound {a}", l.target());
+            let text = serde_json::to_string(l.wire()).expect("serialises");
+            assert_eq!(&parsed(&text), l.wire(), "{}: the wire survives JSON text", l.target());
+        }
+    }
+    // The fuzzer's input, kept as it was found.
+    let found = std::fs::read_to_string(
+        support::workspace_root().join("tests/regressions/lower-float-roundtrip.json"),
+    )
+    .expect("the regression input");
+    for options in both_subsets() {
+        let Ok(s) = Schema::from_json_str(&found, &options) else {
+            continue;
+        };
+        for l in lower_everywhere(&s) {
+            let text = serde_json::to_string(l.wire()).expect("serialises");
+            assert_eq!(
+                &parsed(&text),
+                l.wire(),
+                "{}: the wire survives JSON text",
+                l.target()
+            );
+        }
+    }
 }
 
 #[test]
