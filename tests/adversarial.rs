@@ -9,7 +9,7 @@
 //!   are printed (`--nocapture`) for the record.
 //! - `serde_json::Value`'s own `Drop` and `Clone` recurse, so the very deep values built here
 //!   are built by hand and taken apart by [`dismantle`], never cloned.
-//! - Property tests: `SCHEMALECT_PROPTEST_CASES` sets the number of cases (default 48, which
+//! - Property tests: `SCHEMALECT_PROPTEST_CASES` sets the number of cases (default 256, which
 //!   keeps this file CI-friendly on two cores).
 
 use proptest::prelude::*;
@@ -1254,7 +1254,7 @@ fn proptest_cases() -> u32 {
     std::env::var("SCHEMALECT_PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
+        .unwrap_or(256)
 }
 
 /// Keys that steer arbitrary objects into the schema vocabulary.
