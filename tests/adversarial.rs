@@ -820,9 +820,18 @@ fn decimal_spellings_of_one_number_are_equal() {
         )
         .expect("a schema");
         for l in lower_everywhere(&s) {
-            assert!(l.accept(b).is_ok(), "{}: {b} equals the bound {a}", l.target());
+            assert!(
+                l.accept(b).is_ok(),
+                "{}: {b} equals the bound {a}",
+                l.target()
+            );
             let text = serde_json::to_string(l.wire()).expect("serialises");
-            assert_eq!(&parsed(&text), l.wire(), "{}: the wire survives JSON text", l.target());
+            assert_eq!(
+                &parsed(&text),
+                l.wire(),
+                "{}: the wire survives JSON text",
+                l.target()
+            );
         }
     }
     // The fuzzer's input, kept as it was found.
@@ -1153,6 +1162,49 @@ fn long_names_above_many_nodes_stay_linear() {
             .collect();
         let _ = Schema::parse(&json!({"properties": {key: {"properties": children}}}));
     });
+}
+
+/// `[[…[i]…]]`, `depth` levels around `i`.
+fn wrapped(i: usize, depth: usize) -> Value {
+    let mut v = json!(i);
+    for _ in 0..depth {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+/// Finding: values were hashed only down to 24 levels, so values that differ only deeper (text
+/// reaches 127) all fell into one hash bucket and `uniqueItems` and `enum` compared them
+/// pairwise: 8,000 such items (a 500 KB answer) took 75 s, 100,000 would take hours.
+#[test]
+fn deep_near_duplicates_stay_near_linear() {
+    let items: Vec<Value> = (0..40_000).map(|i| wrapped(i, 30)).collect();
+    let unique = parse(&json!({"type": "array", "uniqueItems": true}));
+    let t = Instant::now();
+    assert!(
+        unique.is_valid(&Value::Array(items.clone())),
+        "all distinct"
+    );
+    let mut dup = items.clone();
+    dup.push(wrapped(39_999, 30));
+    assert!(!unique.is_valid(&Value::Array(dup)), "one duplicate");
+    println!("uniqueItems, 40,000 items 30 deep: {:.2?}", t.elapsed());
+    let members: Vec<Value> = (0..10_000).map(|i| wrapped(i, 30)).collect();
+    let one_of = parse(&json!({"type": "array", "items": {"enum": members}}));
+    let answer: Vec<Value> = (0..10_000).rev().map(|i| wrapped(i, 30)).collect();
+    let t = Instant::now();
+    assert!(one_of.is_valid(&Value::Array(answer)));
+    assert!(!one_of.is_valid(&json!([wrapped(10_000, 30)])));
+    println!(
+        "enum of 10,000 values 30 deep × 10,000 items: {:.2?}",
+        t.elapsed()
+    );
+    // As text, which is what an answer is: 127 levels is as deep as serde_json goes.
+    let text = serde_json::to_string(&Value::Array((0..2_000).map(|i| wrapped(i, 120)).collect()))
+        .expect("serialises");
+    for l in lower_everywhere(&unique) {
+        assert!(l.accept(text.as_str()).is_ok(), "{}", l.target());
+    }
 }
 
 /// Finding: every validation error stores its full instance path, and `validate` recorded
