@@ -201,7 +201,7 @@ pub fn function_response_part_with_report(name: &str, result: &str) -> (Value, R
 /// returned as it is: there is nothing sound to rewrite.
 pub fn replay_part(part: &Value) -> Value {
     let Value::Object(members) = part else {
-        return part.clone();
+        return clone_value(part);
     };
     let replayed = members
         .iter()
@@ -213,7 +213,7 @@ pub fn replay_part(part: &Value) -> Value {
                 ("functionResponse" | "function_response", Value::Object(response)) => {
                     Value::Object(replace_member(response, "response", encode_response_value))
                 }
-                _ => value.clone(),
+                _ => clone_value(value),
             };
             (key.clone(), value)
         })
@@ -233,7 +233,7 @@ fn replace_member(
             let value = if key == name {
                 Value::Object(encode(value))
             } else {
-                value.clone()
+                clone_value(value)
             };
             (key.clone(), value)
         })
@@ -282,7 +282,7 @@ fn encode_response_value(response: &Value) -> Map<String, Value> {
         Value::String(text) => encode_response_text(text).0,
         _ => match borrowed_root(response) {
             Ok((root, _)) => root,
-            Err(_) => wrap_result(response.clone()),
+            Err(_) => wrap_result(clone_value(response)),
         },
     }
 }
@@ -316,9 +316,9 @@ fn owned_root(value: Value) -> Result<(Map<String, Value>, RootEncoding), Found>
 
 fn borrowed_root(value: &Value) -> Result<(Map<String, Value>, RootEncoding), Found> {
     match value {
-        Value::Object(map) => Ok((map.clone(), RootEncoding::Object)),
+        Value::Object(map) => Ok((clone_members(map), RootEncoding::Object)),
         Value::Array(items) => Ok((
-            numeric_keys(items.iter().cloned()),
+            numeric_keys(items.iter().map(clone_value)),
             RootEncoding::ListAsNumericKeys { len: items.len() },
         )),
         Value::Null => Err(Found::Null),
@@ -326,6 +326,67 @@ fn borrowed_root(value: &Value) -> Result<(Map<String, Value>, RootEncoding), Fo
         Value::Number(_) => Err(Found::Number),
         Value::String(_) => Err(Found::String),
     }
+}
+
+/// A deep copy that does not recurse: `Value::clone` recurses once per level, and a caller's
+/// value (unlike JSON text, which `serde_json` stops at 128 levels) may nest 100,000 deep.
+fn clone_value(value: &Value) -> Value {
+    enum Open<'a> {
+        List(std::slice::Iter<'a, Value>, Vec<Value>),
+        Object(serde_json::map::Iter<'a>, Map<String, Value>, String),
+    }
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(value);
+    loop {
+        let mut done = match next.take() {
+            Some(Value::Array(items)) => {
+                stack.push(Open::List(items.iter(), Vec::with_capacity(items.len())));
+                None
+            }
+            Some(Value::Object(map)) => {
+                stack.push(Open::Object(map.iter(), Map::new(), String::new()));
+                None
+            }
+            Some(scalar) => Some(scalar.clone()),
+            None => None,
+        };
+        // Hand finished values up, and find the next child to copy.
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return done.unwrap_or(Value::Null);
+            };
+            match top {
+                Open::List(items, out) => {
+                    out.extend(done.take());
+                    if let Some(child) = items.next() {
+                        next = Some(child);
+                        break;
+                    }
+                }
+                Open::Object(members, out, key) => {
+                    if let Some(v) = done.take() {
+                        out.insert(std::mem::take(key), v);
+                    }
+                    if let Some((k, child)) = members.next() {
+                        key.clone_from(k);
+                        next = Some(child);
+                        break;
+                    }
+                }
+            }
+            done = match stack.pop() {
+                Some(Open::List(_, out)) => Some(Value::Array(out)),
+                Some(Open::Object(_, out, _)) => Some(Value::Object(out)),
+                None => None,
+            };
+        }
+    }
+}
+
+fn clone_members(map: &Map<String, Value>) -> Map<String, Value> {
+    map.iter()
+        .map(|(k, v)| (k.clone(), clone_value(v)))
+        .collect()
 }
 
 fn numeric_keys(items: impl IntoIterator<Item = Value>) -> Map<String, Value> {
@@ -396,6 +457,16 @@ mod tests {
         );
         let replaced = replace_member(&object, "missing", |_| Map::new());
         assert_eq!(Value::Object(replaced), Value::Object(object));
+    }
+
+    #[test]
+    fn clone_value_copies_exactly() {
+        let v = json!({"a": [1, {"b": null, "c": [true, "x", 2.5]}, []], "d": {}, "e": "f"});
+        let c = clone_value(&v);
+        assert_eq!(c, v);
+        assert_eq!(text(&c), text(&v), "member order is kept");
+        assert_eq!(clone_value(&json!(3)), json!(3));
+        assert_eq!(clone_value(&json!([])), json!([]));
     }
 
     #[test]

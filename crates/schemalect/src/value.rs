@@ -315,8 +315,11 @@ pub fn json_eq(a: &Value, b: &Value) -> bool {
 }
 
 /// Levels below which [`json_hash`] stops looking; deeper values hash alike and are told apart
-/// by [`json_eq`]. Keeps hashing bounded in stack and consistent with [`json_eq`].
-const HASH_DEPTH: usize = 24;
+/// by [`json_eq`]. Keeps hashing bounded in stack and consistent with [`json_eq`]. It is the
+/// nesting limit of JSON text (serde_json), so any value read from text hashes in full: with a
+/// shallower cut, values that differ only below it shared one bucket, and `uniqueItems` and
+/// `enum` compared them pairwise (quadratic in a hostile answer).
+const HASH_DEPTH: usize = 128;
 
 /// A hash consistent with [`json_eq`]: equal values hash equally (`1` and `1.0` included).
 pub fn json_hash(v: &Value) -> u64 {

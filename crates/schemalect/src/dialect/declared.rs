@@ -22,7 +22,7 @@
 //! Results are keyed by source pointer, which survives inlining and normalisation.
 
 use crate::ir::{Additional, NodeId, Schema};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Past this many distinct locations the analysis gives up and calls every open object unsafe.
 const MAX_GROUPS: usize = 100_000;
@@ -113,13 +113,20 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
         if seen.len() > MAX_GROUPS {
             return all_open_objects(schema);
         }
+        // The names declared at this location, and per name the subschemas below it: built
+        // in one pass over the declarations, as a union may hold thousands of objects.
         let mut names: Vec<&str> = Vec::new();
+        let mut below: HashMap<&str, Vec<NodeId>> = HashMap::new();
         for id in &nodes {
             if let Some(o) = &schema.node(*id).object {
-                for (name, _) in o.properties.iter() {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
+                for (name, sub) in o.properties.iter() {
+                    below
+                        .entry(name)
+                        .or_insert_with(|| {
+                            names.push(name);
+                            Vec::new()
+                        })
+                        .push(sub);
                 }
             }
         }
@@ -127,6 +134,7 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
             let Some(o) = &schema.node(*id).object else {
                 continue;
             };
+            // Linear overall: the scan passes only names this object declares, then stops.
             let open = o.additional != Additional::Forbidden;
             if open && !o.properties.is_empty() && names.iter().any(|n| !o.properties.contains(n)) {
                 if let Some(f) = flags.get_mut(id.index()) {
@@ -136,11 +144,7 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
         }
         // The locations below this one, as the declared fragment walks them.
         for name in &names {
-            let sub: Vec<NodeId> = nodes
-                .iter()
-                .filter_map(|id| schema.node(*id).object.as_ref()?.properties.get(name))
-                .collect();
-            work.push(sub);
+            work.push(below.remove(name).unwrap_or_default());
         }
         let arrays: Vec<_> = nodes
             .iter()
@@ -177,9 +181,10 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
 /// and without repeats (references are not followed, as the harness does not).
 fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
     let mut out: Vec<NodeId> = Vec::new();
+    let mut visited: HashSet<NodeId> = HashSet::new();
     let mut stack: Vec<NodeId> = group.to_vec();
     while let Some(id) = stack.pop() {
-        if out.contains(&id) {
+        if !visited.insert(id) {
             continue;
         }
         out.push(id);

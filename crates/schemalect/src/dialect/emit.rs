@@ -399,10 +399,12 @@ impl Emitter<'_> {
         if let (Closure::RequireClosed { all_required: true }, Some(rules)) =
             (self.d.closure, rules)
         {
+            let required: std::collections::HashSet<&str> =
+                rules.required.iter().map(|r| &**r).collect();
             if let Some((missing, _)) = rules
                 .properties
                 .iter()
-                .find(|(name, _)| !rules.is_required(name))
+                .find(|(name, _)| !required.contains(name))
             {
                 let _ = missing;
                 return Err(Self::degrade(
@@ -723,23 +725,29 @@ pub(crate) fn with_format_hint(description: Option<&str>, format: &str) -> Strin
     }
 }
 
-/// True when a node or anything its combinators reach declares object properties.
+/// True when a node or anything its combinators reach declares object properties. Each node
+/// is looked at once: combinator members may be shared, and a DAG walked as a tree is 2^n.
 pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> bool {
-    let node = schema.node(id);
-    if node
-        .object
-        .as_ref()
-        .is_some_and(|o| !o.properties.is_empty())
-    {
-        return true;
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(id, depth)];
+    while let Some((id, depth)) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let node = schema.node(id);
+        if node
+            .object
+            .as_ref()
+            .is_some_and(|o| !o.properties.is_empty())
+        {
+            return true;
+        }
+        if depth < 256 {
+            let members = node.all_of.iter().chain(&node.any_of).chain(&node.one_of);
+            stack.extend(members.map(|m| (*m, depth + 1)));
+        }
     }
-    depth < 256
-        && node
-            .all_of
-            .iter()
-            .chain(&node.any_of)
-            .chain(&node.one_of)
-            .any(|m| declares_properties(schema, *m, depth + 1))
+    false
 }
 
 /// Largest counted repetition sent to a grammar converter: llama.cpp writes `{n,m}` out as `m`

@@ -21,6 +21,7 @@ use crate::lower::Loss;
 use crate::pointer::Pointer;
 use crate::value::{cmp_numbers, json_eq, TypeSet};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Which rewrites to apply.
@@ -369,8 +370,9 @@ impl Merger {
             _ => Additional::Unspecified,
         };
         let mut required = x.required.clone();
+        let mut seen: std::collections::HashSet<&str> = x.required.iter().map(|r| &**r).collect();
         for r in &y.required {
-            if !required.contains(r) {
+            if seen.insert(&**r) {
                 required.push(r.clone());
             }
         }
@@ -605,28 +607,40 @@ fn set<T>(v: &mut [T], i: usize, x: T) {
 /// narrowed by `allOf` members and by the union of `anyOf`/`oneOf` branches. A type outside the
 /// result can never validate; a type inside it may.
 pub(crate) fn admitted(schema: &Schema, id: NodeId) -> TypeSet {
-    admitted_at(schema, id, 0)
+    admitted_at(schema, id, 0, &mut HashMap::new())
 }
 
-fn admitted_at(schema: &Schema, id: NodeId, depth: usize) -> TypeSet {
+/// `memo` holds each node's answer once computed: nodes are shared (references, inlined
+/// references, merges), and without it a DAG of shared nodes is walked as a tree of 2^n paths.
+fn admitted_at(
+    schema: &Schema,
+    id: NodeId,
+    depth: usize,
+    memo: &mut HashMap<NodeId, TypeSet>,
+) -> TypeSet {
+    if let Some(t) = memo.get(&id) {
+        return *t;
+    }
     let node = schema.node(id);
     let mut t = node.local_types();
     // The front end bounds nesting, and so this recursion; the guard keeps it bounded for any
-    // IR, including rewritten ones.
+    // IR, including rewritten ones. (Cut short, the answer is wider: still sound to memoise.)
     if depth > 256 {
         return t;
     }
     for m in node.all_of.iter().chain(node.reference.iter()) {
-        t = t.intersect(admitted_at(schema, *m, depth + 1));
+        t = t.intersect(admitted_at(schema, *m, depth + 1, memo));
     }
     for union in [&node.any_of, &node.one_of] {
         if !union.is_empty() {
-            let u = union.iter().fold(TypeSet::EMPTY, |acc, b| {
-                acc.union(admitted_at(schema, *b, depth + 1))
-            });
+            let mut u = TypeSet::EMPTY;
+            for b in union {
+                u = u.union(admitted_at(schema, *b, depth + 1, memo));
+            }
             t = t.intersect(u);
         }
     }
+    memo.insert(id, t);
     t
 }
 

@@ -99,7 +99,7 @@ pub(crate) struct LensError {
 }
 
 /// Values deeper than this are not reshaped (JSON text from providers is at most 128 deep).
-const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// The schemas a lens works between: the (normalised) source and the reshaped wire schema.
 #[derive(Clone, Copy)]

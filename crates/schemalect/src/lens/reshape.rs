@@ -14,9 +14,9 @@ use crate::ir::{
     Schema,
 };
 use crate::lower::Loss;
-use crate::value::{JsonType, TypeSet};
+use crate::value::{json_eq, json_hash, JsonType, TypeSet};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Which reshapings a target needs.
@@ -188,9 +188,11 @@ impl Reshaper<'_> {
         if let Some(o) = &src.object {
             let mut rules = (**o).clone();
             let mut entries = Vec::with_capacity(o.properties.len());
+            // Hashed: `is_required` scans the list, quadratic over a hostile object.
+            let required_names: HashSet<&str> = o.required.iter().map(|r| &**r).collect();
             for (name, pid) in o.properties.iter() {
                 let (wid, lens) = self.node(pid, depth + 1);
-                let required = o.is_required(name);
+                let required = required_names.contains(name);
                 let (wid, absent) = if self.needs.all_required && !required {
                     changed = true;
                     self.optional(pid, wid)
@@ -475,8 +477,17 @@ impl Reshaper<'_> {
     /// True when no wire value can satisfy two branches: the types their wire schemas admit
     /// are disjoint (a branch sent as JSON text is a string, whatever its source type), or
     /// they are objects that require a common property with disjoint constant values.
+    ///
+    /// The check is pairwise, so it is bounded: a union with more than [`MAX_UNION_PAIRS`]
+    /// pairs of branches is not shown disjoint and stays as the source has it (never wrong,
+    /// only weaker), rather than cost quadratic time on a hostile schema.
     fn disjoint(&self, branches: &[Branch]) -> bool {
+        let n = branches.len();
+        if n.saturating_mul(n.saturating_sub(1)) / 2 > MAX_UNION_PAIRS {
+            return false;
+        }
         let types: Vec<TypeSet> = branches.iter().map(|b| self.wire_types(b)).collect();
+        let tags: Vec<Tags> = branches.iter().map(|b| self.tags(b)).collect();
         for (i, a) in branches.iter().enumerate() {
             for (j, b) in branches.iter().enumerate().skip(i + 1) {
                 let (ta, tb) = (
@@ -487,9 +498,13 @@ impl Reshaper<'_> {
                     continue;
                 }
                 let only_objects = |t: TypeSet| t.intersect(TypeSet::of(JsonType::Object)) == t;
+                let discriminated = match (tags.get(i), tags.get(j)) {
+                    (Some(x), Some(y)) => x.tell_apart(y),
+                    _ => false,
+                };
                 if only_objects(ta)
                     && only_objects(tb)
-                    && (self.discriminated(a, b) || self.exclusive_keys(a, b))
+                    && (discriminated || self.exclusive_keys(a, b))
                 {
                     continue;
                 }
@@ -516,7 +531,7 @@ impl Reshaper<'_> {
         let wire = |br: &Branch| {
             self.nodes
                 .get(br.wire.index())
-                .and_then(|n| n.object.clone())
+                .and_then(|n| n.object.as_deref())
         };
         let (Some(oa), Some(ob)) = (wire(a), wire(b)) else {
             return false;
@@ -525,52 +540,80 @@ impl Reshaper<'_> {
             y.additional == Additional::Forbidden
                 && x.required.iter().any(|r| !y.properties.contains(r))
         };
-        excludes(&oa, &ob) || excludes(&ob, &oa)
+        excludes(oa, ob) || excludes(ob, oa)
     }
 
-    /// Both branches require a property whose constant values differ, and that property is
-    /// sent as it is (so the wire value still tells the branches apart).
-    fn discriminated(&self, a: &Branch, b: &Branch) -> bool {
-        let (na, nb) = (self.source.node(a.source), self.source.node(b.source));
-        let untouched = |br: &Branch, name: &str| match &br.lens {
+    /// A branch's candidate discriminators: the properties it requires, sends as they are
+    /// (so the wire value still tells the branches apart), and limits to constant values.
+    fn tags(&self, b: &Branch) -> Tags<'_> {
+        let Some(o) = &self.source.node(b.source).object else {
+            return Tags::default();
+        };
+        let untouched = |name: &str| match &b.lens {
             Lens::Identity => true,
             Lens::Shape(s) => !s.props.iter().any(|p| &*p.name == name),
             _ => false,
         };
-        let (Some(oa), Some(ob)) = (&na.object, &nb.object) else {
-            return false;
-        };
-        oa.properties.iter().any(|(name, pa)| {
-            let Some(pb) = ob.properties.get(name) else {
-                return false;
+        let mut tags = HashMap::new();
+        for r in &o.required {
+            let Some(p) = o.properties.get(r) else {
+                continue;
             };
-            if !oa.is_required(name)
-                || !ob.is_required(name)
-                || !untouched(a, name)
-                || !untouched(b, name)
-            {
-                return false;
+            if let (true, Some(values)) = (untouched(r), constants(self.source.node(p))) {
+                tags.insert(&**r, values);
             }
-            match (
-                constants(self.source.node(pa)),
-                constants(self.source.node(pb)),
-            ) {
-                (Some(va), Some(vb)) => va
-                    .iter()
-                    .all(|x| !vb.iter().any(|y| crate::value::json_eq(x, y))),
-                _ => false,
-            }
-        })
+        }
+        Tags(tags)
     }
 }
 
-/// The finite set of values a node allows through `const`/`enum`, if it has one.
-fn constants(n: &Node) -> Option<Vec<Value>> {
-    match (&n.constant, &n.enumeration) {
-        (Some(c), _) => Some(vec![(**c).clone()]),
-        (None, Some(e)) => Some(e.values.clone()),
-        _ => None,
+/// Pairs of union branches the reshaper checks for disjointness at most (about 1,450 branches).
+const MAX_UNION_PAIRS: usize = 1 << 20;
+
+/// Per required, untouched property: its constant values, hashed and sorted, so that two
+/// branches compare in linear time.
+#[derive(Default)]
+struct Tags<'a>(HashMap<&'a str, Vec<(u64, &'a Value)>>);
+
+impl Tags<'_> {
+    /// Both branches require a property whose constant values differ.
+    fn tell_apart(&self, other: &Tags<'_>) -> bool {
+        self.0
+            .iter()
+            .any(|(name, xs)| other.0.get(name).is_some_and(|ys| !share_a_value(xs, ys)))
     }
+}
+
+/// True when two hash-sorted value lists have a value in common.
+fn share_a_value(xs: &[(u64, &Value)], ys: &[(u64, &Value)]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while let (Some((hx, x)), Some((hy, _))) = (xs.get(i), ys.get(j)) {
+        match hx.cmp(hy) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                // Every value of `ys` with this hash, against `x`: equal hashes may differ.
+                let mut same_hash = ys.iter().skip(j).take_while(|(h, _)| h == hx);
+                if same_hash.any(|(_, y)| json_eq(x, y)) {
+                    return true;
+                }
+                i += 1;
+            }
+        }
+    }
+    false
+}
+
+/// The finite set of values a node allows through `const`/`enum`, if it has one, hashed and
+/// sorted by hash.
+fn constants(n: &Node) -> Option<Vec<(u64, &Value)>> {
+    let mut values: Vec<(u64, &Value)> = match (&n.constant, &n.enumeration) {
+        (Some(c), _) => vec![(json_hash(c), &**c)],
+        (None, Some(e)) => e.values.iter().map(|v| (json_hash(v), v)).collect(),
+        _ => return None,
+    };
+    values.sort_unstable_by_key(|(h, _)| *h);
+    Some(values)
 }
 
 /// A node that admits objects whose members it says nothing about (no declared properties,

@@ -287,6 +287,21 @@ impl Reshaping {
     }
 }
 
+/// The identity lens: a copy, refused past the depth a reshaping lens accepts, because
+/// `Value::clone` recurses once per level (a built 100,000-deep value would overflow the stack).
+fn copy(value: &Value) -> Result<Value, AcceptError> {
+    if crate::value::deeper_than(value, crate::lens::MAX_DEPTH) {
+        return Err(AcceptError::Shape {
+            pointer: Pointer::root(),
+            message: format!(
+                "the value nests deeper than {} levels",
+                crate::lens::MAX_DEPTH
+            ),
+        });
+    }
+    Ok(value.clone())
+}
+
 fn shape_error(e: LensError) -> AcceptError {
     AcceptError::Shape {
         pointer: e.pointer,
@@ -373,7 +388,7 @@ impl Lowering {
     pub fn encode(&self, value: &Value) -> Result<Value, AcceptError> {
         match &self.reshaped {
             Some(r) => r.lens.encode(value, r.sides()).map_err(shape_error),
-            None => Ok(value.clone()),
+            None => copy(value),
         }
     }
 
@@ -382,7 +397,7 @@ impl Lowering {
     pub fn lift(&self, answer: &Value) -> Result<Value, AcceptError> {
         match &self.reshaped {
             Some(r) => r.lens.lift(answer, r.sides()).map_err(shape_error),
-            None => Ok(answer.clone()),
+            None => copy(answer),
         }
     }
 

@@ -17,7 +17,7 @@ use crate::pointer::Pointer;
 use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// How to parse.
@@ -240,7 +240,7 @@ impl Parser {
             Value::Object(o) => o,
             Value::Bool(true) if self.subset == Subset::Extended => {
                 // `true` is the schema that accepts everything, like `{}`.
-                return self.any_value(at);
+                return self.any_value(at, parent_keyword);
             }
             Value::Bool(b) => {
                 self.violate(&at, parent_keyword, ViolationKind::BooleanSchema(*b));
@@ -255,18 +255,7 @@ impl Parser {
                 return None;
             }
         };
-        if self.nodes.len() >= self.limits.max_nodes {
-            if !self.nodes_exhausted {
-                self.nodes_exhausted = true;
-                self.violate(
-                    &at,
-                    parent_keyword,
-                    ViolationKind::Limit {
-                        limit: Limit::Nodes,
-                        max: self.limits.max_nodes,
-                    },
-                );
-            }
+        if self.out_of_nodes(&at, parent_keyword) {
             return None;
         }
         let id = NodeId(self.nodes.len() as u32);
@@ -290,9 +279,29 @@ impl Parser {
         Some(id)
     }
 
+    /// True (and reported once) when the node budget is spent: the document is then refused,
+    /// so no subschema is ever dropped silently.
+    fn out_of_nodes(&mut self, at: &Pointer, parent_keyword: &str) -> bool {
+        if self.nodes.len() < self.limits.max_nodes {
+            return false;
+        }
+        if !self.nodes_exhausted {
+            self.nodes_exhausted = true;
+            self.violate(
+                at,
+                parent_keyword,
+                ViolationKind::Limit {
+                    limit: Limit::Nodes,
+                    max: self.limits.max_nodes,
+                },
+            );
+        }
+        true
+    }
+
     /// A node that accepts every value (`true`, or `{}` in the extended subset).
-    fn any_value(&mut self, at: Pointer) -> Option<NodeId> {
-        if self.nodes.len() >= self.limits.max_nodes {
+    fn any_value(&mut self, at: Pointer, parent_keyword: &str) -> Option<NodeId> {
+        if self.out_of_nodes(&at, parent_keyword) {
             return None;
         }
         let id = NodeId(self.nodes.len() as u32);
@@ -686,9 +695,11 @@ impl Parser {
             return None;
         };
         let mut out: Vec<Box<str>> = Vec::with_capacity(list.len());
+        // Duplicates are found by hashing: a pairwise scan is quadratic in a hostile list.
+        let mut seen: HashSet<&str> = HashSet::with_capacity(list.len());
         for item in list {
             match item.as_str() {
-                Some(s) if out.iter().any(|o| &**o == s) => {
+                Some(s) if !seen.insert(s) => {
                     self.shape(at, name, shape, Some(format!("`{s}` is listed twice")));
                     return None;
                 }

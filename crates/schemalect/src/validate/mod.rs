@@ -10,8 +10,9 @@ use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
 use crate::value::{all_unique, code_points, is_multiple_of, JsonType};
 use serde_json::{Map, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure.
@@ -26,7 +27,9 @@ impl Schema {
         walk.node(id, instance, &Path::Root, &mut None) && !walk.exceeded.get()
     }
 
-    /// Every way `instance` fails the schema, or `Ok(())`.
+    /// Every way `instance` fails the schema, or `Ok(())`. At most 1,000 errors (and 1 MiB of
+    /// error text) are recorded; past that, a last error with an empty keyword says that more
+    /// were omitted.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
         let mut errors = Some(Vec::new());
         let walk = Walk::new(self);
@@ -95,13 +98,27 @@ struct Walk<'s> {
     depth: Cell<usize>,
     /// Set when the cap was hit anywhere, even under `not`: the verdict is then "invalid".
     exceeded: Cell<bool>,
+    /// Verdicts of `$ref` targets per instance value (by address; the instance is borrowed for
+    /// the whole walk), with whether their errors were recorded already. References are the
+    /// only shared nodes: without this, a DAG of them (`a: anyOf[b, b]`, `b: anyOf[c, c]`, …)
+    /// is unfolded into a tree of 2^n paths.
+    shared: RefCell<HashMap<(NodeId, usize), (bool, bool)>>,
 }
 
 /// Recursion cap for validation: a recursive schema applied to a very deep instance stops here
 /// with an error instead of exhausting the stack.
 pub(crate) const MAX_EVAL_DEPTH: usize = 512;
 
-/// Records a failure. With no error list (`is_valid`) the caller returns at once.
+/// Most errors one `validate` call records.
+pub(crate) const MAX_ERRORS: usize = 1_000;
+/// Most bytes of instance paths and messages one `validate` call records (past the first
+/// error). Each error carries its full instance path, so without a budget one long member name
+/// above many failing items multiplies: a 3 MiB answer could ask for a terabyte.
+pub(crate) const MAX_ERROR_BYTES: usize = 1 << 20;
+
+/// Records a failure. With no error list (`is_valid`) the caller returns at once. Past
+/// [`MAX_ERRORS`] or [`MAX_ERROR_BYTES`], one last error says that the rest were omitted; the
+/// verdict is unchanged.
 fn fail(
     errors: &mut Errors,
     node: &Node,
@@ -110,6 +127,24 @@ fn fail(
     message: impl FnOnce() -> String,
 ) {
     if let Some(list) = errors {
+        if list.last().is_some_and(|e| e.keyword.is_empty()) {
+            return; // already truncated
+        }
+        let full = list.len() >= MAX_ERRORS
+            || list
+                .iter()
+                .map(|e| e.instance_path.as_str().len() + e.message.len())
+                .sum::<usize>()
+                >= MAX_ERROR_BYTES;
+        if full {
+            list.push(ValidationError {
+                instance_path: Pointer::root(),
+                schema_path: Pointer::root(),
+                keyword: "",
+                message: format!("further errors omitted: validation records at most {MAX_ERRORS} errors and {MAX_ERROR_BYTES} bytes of error text"),
+            });
+            return;
+        }
         list.push(ValidationError {
             instance_path: path.to_pointer(),
             schema_path: node.pointer.join(keyword),
@@ -150,6 +185,7 @@ impl<'s> Walk<'s> {
             schema,
             depth: Cell::new(0),
             exceeded: Cell::new(false),
+            shared: RefCell::new(HashMap::new()),
         }
     }
 
@@ -297,10 +333,27 @@ impl<'s> Walk<'s> {
             }
         }
         if let Some(target) = node.reference {
-            if !self.node(target, inst, path, errors) {
+            if !self.shared(target, inst, path, errors) {
                 valid = false;
             }
         }
+        valid
+    }
+
+    /// A `$ref` target, evaluated once per instance value (and once more if its errors are
+    /// wanted after a verdict-only evaluation). The errors of a repeat visit would be the same
+    /// instance path, schema path and message again, so nothing is lost.
+    fn shared(&self, target: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+        let key = (target, std::ptr::from_ref(inst) as usize);
+        let known = self.shared.borrow().get(&key).copied();
+        if let Some((valid, reported)) = known {
+            if valid || reported || errors.is_none() {
+                return valid;
+            }
+        }
+        let valid = self.node(target, inst, path, errors);
+        let reported = errors.is_some() || known.is_some_and(|(_, r)| r);
+        self.shared.borrow_mut().insert(key, (valid, reported));
         valid
     }
 

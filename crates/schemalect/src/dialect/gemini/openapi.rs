@@ -485,12 +485,14 @@ impl Lowerer<'_> {
     fn string(&mut self, node: &Node, literals: Option<&[&Value]>) -> Out {
         let mut m = typed(JsonType::String);
         if let Some(lits) = literals {
-            let mut values: Vec<Value> = Vec::new();
-            for s in lits.iter().filter_map(|v| v.as_str()) {
-                if !values.iter().any(|v| v.as_str() == Some(s)) {
-                    values.push(Value::from(s));
-                }
-            }
+            // A set, not a scan of the list: enums run to the limit's thousands of values.
+            let mut seen = HashSet::new();
+            let values: Vec<Value> = lits
+                .iter()
+                .filter_map(|v| v.as_str())
+                .filter(|s| seen.insert(*s))
+                .map(Value::from)
+                .collect();
             if values.is_empty() {
                 return Out::Nothing;
             }
@@ -704,6 +706,8 @@ impl Lowerer<'_> {
                 degrade(node, "additionalProperties", "admits objects whose members it does not declare (a map or an unconstrained object), and an OBJECT must list its properties and is closed to them")
             });
         };
+        // Hashed: `is_required` scans the list, quadratic over a hostile object.
+        let required_names: HashSet<&str> = rules.required.iter().map(|r| &**r).collect();
         let mut properties = Map::new();
         let mut ordering = Vec::new();
         for (name, id) in rules.properties.iter() {
@@ -714,7 +718,7 @@ impl Lowerer<'_> {
                 }
                 // A required property that admits nothing makes the object admit nothing; an
                 // optional one can never be present, so leaving it out is exact.
-                Out::Nothing if rules.is_required(name) => return Ok(Out::Nothing),
+                Out::Nothing if required_names.contains(name) => return Ok(Out::Nothing),
                 Out::Nothing => {}
             }
         }
