@@ -19,14 +19,14 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
-use schemalect::{LowerOptions, Mode, Profile, Schema, Target};
+use schemalect::{LowerOptions, Mode, ParseOptions, Profile, Schema, Subset, Target};
 use serde_json::{json, Value};
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::time::Instant;
 use support::contract;
 use support::declared::declared;
-use support::{gen, oracle};
+use support::{extended, gen, oracle};
 
 fn lang(target: Target, wire: Value) -> oracle::Language {
     oracle::language(target, &wire).unwrap_or_else(|e| panic!("{target}: {e}\nwire: {wire}"))
@@ -673,9 +673,22 @@ fn pattern_cause(s: &Value, x: &Value) -> Option<String> {
 /// One generated case: the validators agree on every candidate, then every target and profile
 /// keeps the contract for the valid ones.
 fn check_case(s: &Value, candidates: &[Value], tally: &Tally, sink: &Sink) -> Result<(), String> {
-    let schema = Schema::parse(s).map_err(|e| format!("generated schema left the subset: {e}"))?;
-    let oracle_src =
-        oracle::compile(s).map_err(|e| format!("jsonschema cannot compile {s}: {e}"))?;
+    check_case_in(Subset::Adr126, s, candidates, tally, sink)
+}
+
+/// [`check_case`] for a schema of `subset` (the extended subset: parsed with references, and
+/// read by the `jsonschema` crate through [`extended::for_oracle`]).
+fn check_case_in(
+    subset: Subset,
+    s: &Value,
+    candidates: &[Value],
+    tally: &Tally,
+    sink: &Sink,
+) -> Result<(), String> {
+    let schema = Schema::parse_with(s, &ParseOptions::default().with_subset(subset))
+        .map_err(|e| format!("generated schema left the subset: {e}"))?;
+    let oracle_src = oracle::compile(&source_for_oracle(subset, s))
+        .map_err(|e| format!("jsonschema cannot compile {s}: {e}"))?;
     // `Some(verdict)` when both validators agree; `None` for a tolerated disagreement.
     let agree = |x: &Value| -> Result<Option<bool>, String> {
         let ours = schema.is_valid(x);
@@ -747,6 +760,11 @@ fn values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
 /// Shrinks the values of a failing case for a fixed (already minimal) schema: proptest over
 /// single values aimed at it. `None` when no single value reproduces a failure.
 fn minimal_value(s: &Value) -> Option<(String, Value)> {
+    minimal_value_in(Subset::Adr126, s)
+}
+
+/// [`minimal_value`] for a schema of `subset`.
+fn minimal_value_in(subset: Subset, s: &Value) -> Option<(String, Value)> {
     let mut runner = TestRunner::new_with_rng(
         Config {
             cases: 2048,
@@ -757,8 +775,13 @@ fn minimal_value(s: &Value) -> Option<(String, Value)> {
         TestRng::deterministic_rng(RngAlgorithm::ChaCha),
     );
     let tally = Tally::default();
-    match runner.run(&gen::value(s), |x| {
-        check_case(
+    let values = match subset {
+        Subset::Adr126 => gen::value(s),
+        _ => extended::value(s),
+    };
+    match runner.run(&values, |x| {
+        check_case_in(
+            subset,
             s,
             std::slice::from_ref(&x),
             &tally,
@@ -881,6 +904,239 @@ fn known_library_bugs_still_reproduce() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The extended subset (issue 10): the same contract, property test and corpus replay for
+// schemas with local references, recursion, `$comment`, vendor keys and any-value subschemas.
+
+fn parse_extended(s: &Value) -> Schema {
+    Schema::parse_with(s, &ParseOptions::default().with_subset(Subset::Extended))
+        .unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+#[test]
+fn oracle_follows_references() {
+    // T(wire) is validated with references resolved: a recursive strict schema accepts a
+    // deep list and rejects a wrong element at depth.
+    let list = json!({
+        "type": "object",
+        "properties": {"head": {"$ref": "#/$defs/node"}},
+        "required": ["head"],
+        "additionalProperties": false,
+        "$defs": {"node": {
+            "type": "object",
+            "properties": {"v": {"type": "integer"}, "next": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]}},
+            "required": ["v", "next"],
+            "additionalProperties": false
+        }}
+    });
+    let l = lang(Target::OpenAi, openai_strict(list.clone()));
+    let deep = json!({"head": {"v": 1, "next": {"v": 2, "next": {"v": 3, "next": null}}}});
+    assert!(l.accepts(&deep));
+    assert!(!l.accepts(&json!({"head": {"v": 1, "next": {"v": "2", "next": null}}})));
+    // A wire that closes the object a reference reaches while the source leaves it open
+    // narrows, and the oracle sees it through the reference.
+    let open_source = json!({
+        "type": "object", "properties": {"m": {"$ref": "#/$defs/meta"}}, "required": ["m"], "additionalProperties": false,
+        "$defs": {"meta": {"type": "object", "properties": {"s": {"type": "string"}}}}
+    });
+    let x = json!({"m": {"s": "a", "extra": 1}});
+    assert!(parse_extended(&open_source).is_valid(&x) && declared(&open_source, &x));
+    let closed_wire = gemini_json(json!({
+        "type": "object", "properties": {"m": {"$ref": "#/$defs/meta"}}, "required": ["m"], "additionalProperties": false,
+        "$defs": {"meta": {"type": "object", "properties": {"s": {"type": "string"}}}}
+    }));
+    assert!(!oracle::narrowing(Target::GeminiJson, &closed_wire, &x).is_empty());
+    let open_wire = gemini_json(json!({
+        "type": "object", "properties": {"m": {"$ref": "#/$defs/meta"}}, "required": ["m"], "additionalProperties": false,
+        "$defs": {"meta": {"type": "object", "properties": {"s": {"type": "string"}}, "additionalProperties": true}}
+    }));
+    assert!(oracle::narrowing(Target::GeminiJson, &open_wire, &x).is_empty());
+    // And the library keeps the contract on that schema, on every target and profile.
+    let schema = parse_extended(&open_source);
+    for target in Target::ALL {
+        for profile in Profile::ALL {
+            let lowering = schema.lower(target, &LowerOptions::default().with_profile(profile));
+            if let Err(e) = contract::check_lowering(
+                &open_source,
+                &lowering,
+                profile,
+                std::slice::from_ref(&x),
+                &[],
+            ) {
+                panic!("{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn oracle_reads_draft04_tuples_as_the_extended_subset_does() {
+    // `items` as a list with `additionalItems` is draft 04's tuple; the jsonschema crate reads
+    // the 2020-12 spelling, so the oracle is given that.
+    let s = json!({"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false});
+    let ours = parse_extended(&s);
+    let theirs = oracle::compile(&extended::for_oracle(&s)).unwrap_or_else(|e| panic!("{e}"));
+    for (x, want) in [
+        (json!(["a", 1]), true),
+        (json!(["a"]), true),
+        (json!([]), true),
+        (json!(["a", 1, 2]), false),
+        (json!([1, "a"]), false),
+    ] {
+        assert_eq!(ours.is_valid(&x), want, "schemalect on {x}");
+        assert_eq!(theirs.is_valid(&x), want, "jsonschema on {x}");
+    }
+    let open = json!({"items": [{"type": "string"}], "additionalItems": {"type": "boolean"}});
+    let theirs = oracle::compile(&extended::for_oracle(&open)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(theirs.is_valid(&json!(["a", true])) && !theirs.is_valid(&json!(["a", 1])));
+    assert!(parse_extended(&open).is_valid(&json!(["a", true])));
+}
+
+#[test]
+fn extended_generator_aims_at_its_schemas() {
+    let mut runner = TestRunner::new_with_rng(
+        Config::with_cases(1),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    for s in [
+        json!({"$defs": {"n": {"type": "object", "properties": {"v": {"type": "integer"}, "next": {"anyOf": [{"$ref": "#/$defs/n"}, {"type": "null"}]}}, "required": ["v", "next"], "additionalProperties": false}}, "$ref": "#/$defs/n"}),
+        json!({"type": "object", "properties": {"label": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}, "required": ["label"]}),
+        json!({"definitions": {"a b": {"type": "string", "minLength": 2}}, "type": "object", "properties": {"x": {"$ref": "#/definitions/a%20b", "maxLength": 4}}, "required": ["x"]}),
+        json!({"type": "object", "properties": {"free": {}, "t": true, "c": {"$comment": "any"}}, "x-note": 1}),
+    ] {
+        let schema = parse_extended(&s);
+        let strategy = extended::value(&s);
+        let mut valid = 0;
+        for _ in 0..40 {
+            let x = strategy
+                .new_tree(&mut runner)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .current();
+            valid += usize::from(schema.is_valid(&x));
+        }
+        assert!(
+            valid >= 24,
+            "{s}: only {valid} of 40 generated values are valid"
+        );
+    }
+    // Undeclared members go where the declared fragment allows them and nowhere else.
+    let behind_ref = json!({"type": "object", "properties": {"m": {"$ref": "#/$defs/o"}}, "$defs": {"o": {"type": "object", "properties": {"a": {"type": "integer"}}}}});
+    let x = extended::with_undeclared_members(&json!({"m": {"a": 1}}));
+    assert_eq!(x, json!({"m": {"a": 1, "zz": null}}));
+    assert!(declared(&behind_ref, &x) && parse_extended(&behind_ref).is_valid(&x));
+}
+
+/// Cases of the extended property test: `SCHEMALECT_PROPTEST_EXTENDED_CASES` (default sized
+/// for CI).
+fn extended_cases() -> u32 {
+    std::env::var("SCHEMALECT_PROPTEST_EXTENDED_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600)
+}
+
+/// Like [`values_from_seed`] for an extended schema: `n` values aimed at `s`, and each with
+/// undeclared members added below the root (kept only where valid and declared).
+fn extended_values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    );
+    let strategy = extended::value(s);
+    let mut out: Vec<Value> = (0..n)
+        .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
+        .collect();
+    let more: Vec<Value> = out.iter().map(extended::with_undeclared_members).collect();
+    out.extend(more);
+    out
+}
+
+#[test]
+fn generated_extended_schemas_widen_on_every_target() {
+    let started = Instant::now();
+    let cases = extended_cases();
+    let (rng, seed) = rng();
+    let config = Config {
+        cases,
+        max_shrink_iters: 8192,
+        max_global_rejects: 100_000,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let options = ParseOptions::default().with_subset(Subset::Extended);
+    let strategy = (
+        extended::root_schema()
+            .prop_filter("in the extended subset", move |s| {
+                Schema::parse_with(s, &options).is_ok()
+            }),
+        any::<u64>(),
+    );
+    let tally = Tally::default();
+    let sink = Sink::new();
+    let (references, recursive) = (Cell::new(0usize), Cell::new(0usize));
+    let result = runner.run(&strategy, |(s, value_seed)| {
+        let text = s.to_string();
+        Tally::add(&references, usize::from(text.contains("$ref")));
+        let parsed = Schema::parse_with(&s, &options).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        // Recursive: the unrolled schema still has a reference three levels down.
+        Tally::add(
+            &recursive,
+            usize::from(parsed.has_references() && extended::unroll(&s, 3) != extended::unroll(&s, 4)),
+        );
+        let xs = extended_values_from_seed(&s, value_seed, CANDIDATES);
+        check_case_in(Subset::Extended, &s, &xs, &tally, &sink).map_err(TestCaseError::fail)
+    });
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, (s, value_seed))) => {
+            let rerun = format!("seed {seed}; rerun with SCHEMALECT_PROPTEST_SEED={seed}");
+            match minimal_value_in(Subset::Extended, &s) {
+                Some((reason, x)) => panic!(
+                    "extended widening property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  minimal value:  {x}"
+                ),
+                None => panic!(
+                    "extended widening property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  values: {}",
+                    Value::Array(extended_values_from_seed(&s, value_seed, CANDIDATES))
+                ),
+            }
+        }
+        Err(TestError::Abort(why)) => panic!("property test aborted (seed {seed}): {why}"),
+    }
+    let (n, cand, valid) = (tally.cases.get(), tally.candidates.get(), tally.valid.get());
+    println!(
+        "extended widening property (seed {seed}): {n} schemas ({} with references, {} recursive), {valid}/{cand} generated values valid and declared ({:.0}%), {} lowerings ({} native), {} (value, target, profile) checks, {} negative checks, {:.1?}",
+        references.get(),
+        recursive.get(),
+        100.0 * valid as f64 / cand.max(1) as f64,
+        tally.lowerings.get(),
+        tally.native.get(),
+        tally.value_checks.get(),
+        tally.negatives.get(),
+        started.elapsed()
+    );
+    sink.finish("extended property");
+    assert_eq!(n, cases as usize, "every case runs once when nothing fails");
+    assert!(
+        references.get() * 2 >= n && recursive.get() * 5 >= n,
+        "the generator misses its purpose: {} of {n} schemas have references, {} recurse",
+        references.get(),
+        recursive.get()
+    );
+    assert!(
+        valid * 4 >= cand,
+        "the value generator misses its schemas: only {valid} of {cand} values are valid and declared"
+    );
+    let floor = cases as usize * Target::ALL.len() * Profile::ALL.len();
+    assert!(
+        tally.value_checks.get() >= floor,
+        "only {} (value, target, profile) checks, fewer than {floor}",
+        tally.value_checks.get()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // The corpus replay
 
 #[derive(Default)]
@@ -893,9 +1149,30 @@ struct TargetTally {
 
 #[test]
 fn corpus_replay() {
+    replay(Subset::Adr126);
+}
+
+/// Issue 10: the replay in the extended subset (every schema of the corpus the extended
+/// subset accepts, references and recursion included), both profiles, zero violations.
+#[test]
+fn corpus_replay_extended() {
+    replay(Subset::Extended);
+}
+
+/// The schema the `jsonschema` crate reads for a source of `subset`.
+fn source_for_oracle(subset: Subset, s: &Value) -> Value {
+    match subset {
+        Subset::Adr126 => s.clone(),
+        _ => extended::for_oracle(s),
+    }
+}
+
+/// The corpus replay of every schema of the shared corpus inside `subset`.
+fn replay(subset: Subset) {
     let Some(corpus) = support::shared_corpus() else {
         return;
     };
+    let parse_options = ParseOptions::default().with_subset(subset);
     let started = Instant::now();
     let dir = corpus.join("jsonschemabench");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -915,17 +1192,18 @@ fn corpus_replay() {
     // JSON line each, for `tests/regressions/harness_crosscheck.py` (the Python harness must
     // never reject what this oracle accepts).
     let mut dump = std::env::var_os("SCHEMALECT_WIDENING_DUMP")
+        .filter(|_| subset == Subset::Adr126)
         .map(|p| std::fs::File::create(&p).unwrap_or_else(|e| panic!("{p:?}: {e}")));
     for path in &files {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let s = &doc["schema"];
-        let Ok(schema) = Schema::parse(s) else {
+        let Ok(schema) = Schema::parse_with(s, &parse_options) else {
             continue;
         };
         in_subset += 1;
-        let oracle_src = oracle::compile(s);
+        let oracle_src = oracle::compile(&source_for_oracle(subset, s));
         let tests = doc["tests"].as_array().cloned().unwrap_or_default();
         let (mut valid, mut invalid) = (Vec::new(), Vec::new());
         for (i, t) in tests.iter().enumerate() {
@@ -993,7 +1271,11 @@ fn corpus_replay() {
         }
     }
     println!(
-        "corpus replay: {in_subset} in-subset schemas of {}, {with_values} with valid declared instances ({instances} instances), {:.1?}",
+        "corpus replay{}: {in_subset} in-subset schemas of {}, {with_values} with valid declared instances ({instances} instances), {:.1?}",
+        match subset {
+            Subset::Adr126 => "",
+            _ => " (extended subset)",
+        },
         files.len(),
         started.elapsed()
     );
@@ -1021,7 +1303,10 @@ fn corpus_replay() {
             tt.negatives
         );
     }
-    sink.finish("corpus");
+    sink.finish(match subset {
+        Subset::Adr126 => "corpus",
+        _ => "corpus (extended)",
+    });
     assert!(
         in_subset > 3000,
         "suspiciously few in-subset schemas: {in_subset}"

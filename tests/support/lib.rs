@@ -6,11 +6,15 @@
 //! - [`declared`]: the declared fragment the contract speaks about;
 //! - [`gen`]: generators of in-subset schemas and of values aimed at a schema's JSON;
 //! - [`contract`]: the check of one lowering against a set of values, shared by the property
-//!   test, the corpus replay and the regression tests.
+//!   test, the corpus replay and the regression tests;
+//! - [`extended`]: the same in the extended subset: schemas with references, values for them;
+//! - [`golden`]: the golden corpus (`corpus/golden/`): loading cases, recording lowerings.
 
 pub mod contract;
 pub mod declared;
+pub mod extended;
 pub mod gen;
+pub mod golden;
 pub mod oracle;
 
 use std::path::PathBuf;

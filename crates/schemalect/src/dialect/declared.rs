@@ -65,7 +65,9 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<String> {
             Some(s) if !*s => *s = true,
             _ => continue,
         }
-        if open_object(id) {
+        // A node whose `allOf` members are open objects becomes one when normalisation merges
+        // them into it, under the node's own pointer: it is hidden too.
+        if open_object(id) || expand(schema, &[id]).into_iter().any(open_object) {
             out.insert(schema.node(id).pointer.as_str().to_owned());
         }
         stack.extend(children(schema, id));

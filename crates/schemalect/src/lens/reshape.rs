@@ -287,9 +287,24 @@ impl Reshaper<'_> {
         };
         if !lens.is_identity() {
             self.encode_literals(&mut node, &lens);
+            self.drop_stale_negation(&mut node);
         }
         let wid = self.push(node);
         (wid, lens)
+    }
+
+    /// A `not` beside a reshaped node speaks of the value before reshaping: read against the
+    /// encoded value it can exclude it (a member sent as JSON text is a string, and a `not`
+    /// that forbids a string there then rejects it), so the lens could not tell the node's
+    /// answers apart. It is not sent (no dialect enforces `not` anyway); a loss.
+    fn drop_stale_negation(&mut self, node: &mut Node) {
+        if node.not.take().is_some() {
+            self.losses.push(Loss::new(
+                &node.pointer,
+                "not",
+                "speaks of the value before reshaping, so it is not sent with the reshaped node; checked when the answer is read",
+            ));
+        }
     }
 
     /// `enum` and `const` speak of source values; on the wire they must speak of encoded ones,
@@ -464,6 +479,9 @@ impl Reshaper<'_> {
             node.any_of = ids;
         } else {
             node.one_of = ids;
+        }
+        if !identity {
+            self.drop_stale_negation(&mut node);
         }
         let wid = self.push(node);
         let lens = if identity {
