@@ -76,10 +76,7 @@ fn golden_files_match() {
     for entry in fs::read_dir(golden::golden_dir()).unwrap_or_else(|e| panic!("{e}")) {
         let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
         if path.is_file() && path.file_name().is_some_and(|n| n != "README.md") {
-            failures.push(format!(
-                "{}: stray file; cases are directories",
-                rel(&path)
-            ));
+            failures.push(format!("{}: stray file; cases are directories", rel(&path)));
         }
     }
 
@@ -92,7 +89,12 @@ fn golden_files_match() {
             // A case that was removed or renamed left its expectations behind.
             for f in &files {
                 if known.contains(f) {
-                    stale(&dir.join(f), "no schema.json: no such case", bless, &mut failures);
+                    stale(
+                        &dir.join(f),
+                        "no schema.json: no such case",
+                        bless,
+                        &mut failures,
+                    );
                 } else {
                     failures.push(format!(
                         "{}: unexpected file in a directory without schema.json",
@@ -143,10 +145,7 @@ fn golden_files_match() {
                 continue;
             }
             match on_disk {
-                None => failures.push(format!(
-                    "{}: missing expectation; {BLESS_HINT}",
-                    rel(&path)
-                )),
+                None => failures.push(format!("{}: missing expectation; {BLESS_HINT}", rel(&path))),
                 Some(d) => {
                     diffs += 1;
                     failures.push(if diffs <= MAX_DIFFS {
@@ -206,7 +205,10 @@ fn golden_instances_keep_the_widening_contract() {
             }
         };
         if case.valid.is_empty() {
-            failures.push(format!("{}: valid.json must list at least one instance", case.name));
+            failures.push(format!(
+                "{}: valid.json must list at least one instance",
+                case.name
+            ));
         }
         // The extended subset's draft-04 spellings, as the `jsonschema` crate reads them.
         let for_oracle = match case.subset {
@@ -216,7 +218,10 @@ fn golden_instances_keep_the_widening_contract() {
         let theirs = match oracle::compile(&for_oracle) {
             Ok(v) => v,
             Err(e) => {
-                failures.push(format!("{}: jsonschema cannot compile the schema: {e}", case.name));
+                failures.push(format!(
+                    "{}: jsonschema cannot compile the schema: {e}",
+                    case.name
+                ));
                 continue;
             }
         };
@@ -286,13 +291,17 @@ fn keywords_of(s: &Value) -> BTreeSet<String> {
 fn hard_cases(s: &Value) -> Vec<&'static str> {
     let nodes = oracle::nodes_of(s);
     let mut found = Vec::new();
-    let has = |p: &dyn Fn(&serde_json::Map<String, Value>) -> bool| {
-        nodes.iter().any(|(_, n)| p(n.node))
-    };
-    if has(&|n| n.get("properties").is_some_and(|p| p.as_object().is_some_and(|m| m.is_empty()))) {
+    let has =
+        |p: &dyn Fn(&serde_json::Map<String, Value>) -> bool| nodes.iter().any(|(_, n)| p(n.node));
+    if has(&|n| {
+        n.get("properties")
+            .is_some_and(|p| p.as_object().is_some_and(|m| m.is_empty()))
+    }) {
         found.push("empty properties");
     }
-    if has(&|n| n.get("additionalProperties").is_some_and(Value::is_object) && !n.contains_key("properties")) {
+    if has(&|n| {
+        n.get("additionalProperties").is_some_and(Value::is_object) && !n.contains_key("properties")
+    }) {
         found.push("map");
     }
     let null_union = |n: &serde_json::Map<String, Value>| {
@@ -301,14 +310,19 @@ fn hard_cases(s: &Value) -> Vec<&'static str> {
             .is_some_and(|t| t.len() > 1 && t.contains(&Value::from("null")))
             || ["anyOf", "oneOf"].iter().any(|k| {
                 n.get(*k).and_then(Value::as_array).is_some_and(|b| {
-                    b.iter().any(|x| x.get("type") == Some(&Value::from("null")))
+                    b.iter()
+                        .any(|x| x.get("type") == Some(&Value::from("null")))
                 })
             })
     };
     if has(&null_union) {
         found.push("union with null");
     }
-    if has(&|n| n.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().any(|v| !v.is_string()))) {
+    if has(&|n| {
+        n.get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.iter().any(|v| !v.is_string()))
+    }) {
         found.push("non-string enum");
     }
     if s.get("type") != Some(&Value::from("object")) {
@@ -326,7 +340,11 @@ fn hard_cases(s: &Value) -> Vec<&'static str> {
 #[test]
 fn golden_corpus_covers_every_keyword_and_hard_case() {
     let cases = cases();
-    assert!(cases.len() >= 40, "only {} golden cases; issue 3 asks for at least 40", cases.len());
+    assert!(
+        cases.len() >= 40,
+        "only {} golden cases; issue 3 asks for at least 40",
+        cases.len()
+    );
     let mut adr = BTreeSet::new();
     let mut ext = BTreeSet::new();
     let mut hard: BTreeMap<&str, Vec<String>> = BTreeMap::new();
@@ -345,13 +363,19 @@ fn golden_corpus_covers_every_keyword_and_hard_case() {
         .map(|k| k.name)
         .filter(|k| !adr.contains(*k))
         .collect();
-    assert!(missing.is_empty(), "no ADR-126 golden case uses {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "no ADR-126 golden case uses {missing:?}"
+    );
     let missing: Vec<&str> = keywords::EXTENDED
         .iter()
         .map(|k| k.name)
         .filter(|k| !ext.contains(*k))
         .collect();
-    assert!(missing.is_empty(), "no extended golden case uses {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "no extended golden case uses {missing:?}"
+    );
     assert!(
         ext.iter().any(|k| keywords::is_vendor_key(k)),
         "no extended golden case has a vendor `x-` key"
@@ -372,7 +396,14 @@ fn golden_corpus_covers_every_keyword_and_hard_case() {
     for target in Target::ALL {
         let modes: BTreeSet<Mode> = cases
             .iter()
-            .filter_map(|c| Some(c.parse().ok()?.lower(target, &c.options_for(Profile::Conservative)).mode()))
+            .filter_map(|c| {
+                Some(
+                    c.parse()
+                        .ok()?
+                        .lower(target, &c.options_for(Profile::Conservative))
+                        .mode(),
+                )
+            })
             .collect();
         assert!(
             modes.iter().any(|m| *m <= Mode::Widened) && modes.iter().any(|m| *m >= Mode::Json),
@@ -381,7 +412,8 @@ fn golden_corpus_covers_every_keyword_and_hard_case() {
     }
 }
 
-const README_BEGIN: &str = "<!-- BEGIN GENERATED: cases (tests/golden.rs; SCHEMALECT_BLESS=1 rewrites) -->";
+const README_BEGIN: &str =
+    "<!-- BEGIN GENERATED: cases (tests/golden.rs; SCHEMALECT_BLESS=1 rewrites) -->";
 const README_END: &str = "<!-- END GENERATED: cases -->";
 
 fn mode_letter(m: Mode) -> &'static str {
@@ -396,7 +428,10 @@ fn mode_letter(m: Mode) -> &'static str {
 /// The generated part of the README: the case list and the modes each case reaches.
 fn readme_section(cases: &[Case]) -> String {
     let mut s = String::new();
-    let ext = cases.iter().filter(|c| c.subset == Subset::Extended).count();
+    let ext = cases
+        .iter()
+        .filter(|c| c.subset == Subset::Extended)
+        .count();
     s.push_str(&format!(
         "{} cases: {} in the ADR-126 subset, {} in the extended subset.\n\n",
         cases.len(),
@@ -426,7 +461,9 @@ fn readme_section(cases: &[Case]) -> String {
         let Ok(schema) = c.parse() else { continue };
         s.push_str(&format!("| `{}` |", c.name));
         for t in Target::ALL {
-            let m = schema.lower(t, &c.options_for(Profile::Conservative)).mode();
+            let m = schema
+                .lower(t, &c.options_for(Profile::Conservative))
+                .mode();
             let r = schema.lower(t, &c.options_for(Profile::Reshaping)).mode();
             if r == m {
                 s.push_str(&format!(" {} |", mode_letter(m)));
@@ -444,7 +481,10 @@ fn golden_readme_lists_every_case() {
     let path = golden::golden_dir().join("README.md");
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (Some(b), Some(e)) = (text.find(README_BEGIN), text.find(README_END)) else {
-        panic!("{}: the markers {README_BEGIN:?} … {README_END:?} are missing", rel(&path));
+        panic!(
+            "{}: the markers {README_BEGIN:?} … {README_END:?} are missing",
+            rel(&path)
+        );
     };
     let head = &text[..b + README_BEGIN.len()];
     let current = &text[b + README_BEGIN.len()..e];

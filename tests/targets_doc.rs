@@ -10,8 +10,8 @@
 //!   rule). A probe that falls back to a weaker mode fails the test, so no check is vacuous.
 
 use pretty_assertions::StrComparison;
-use schemalect::dialect::caps::{Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use schemalect::dialect::capabilities;
+use schemalect::dialect::caps::{Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use schemalect::keywords::{self, Role};
 use schemalect::{LowerOptions, Lowering, Mode, Schema, Target};
 use serde_json::{json, Value};
@@ -134,15 +134,28 @@ fn matrix_section() -> String {
     s.push_str("\n### Legend\n\n| code | group | meaning |\n|---|---|---|\n");
     let mut seen: Vec<&str> = Vec::new();
     let mut legend: Vec<(usize, String)> = Vec::new();
-    let order = ["kept", "hint", "transformed", "partial", "dropped", "degrades"];
+    let order = [
+        "kept",
+        "hint",
+        "transformed",
+        "partial",
+        "dropped",
+        "degrades",
+    ];
     let mut add = |sup: Support, legend: &mut Vec<(usize, String)>| {
         let (c, group) = code(sup);
         if seen.contains(&c) {
             return;
         }
         seen.push(c);
-        let rank = order.iter().position(|g| *g == group).unwrap_or(order.len());
-        legend.push((rank, format!("| {c} | {group} | {} |\n", cell(&legend_text(sup)))));
+        let rank = order
+            .iter()
+            .position(|g| *g == group)
+            .unwrap_or(order.len());
+        legend.push((
+            rank,
+            format!("| {c} | {group} | {} |\n", cell(&legend_text(sup))),
+        ));
     };
     // Kept, hint, dropped and degrades are always listed; the others as they occur.
     for sup in [
@@ -197,14 +210,26 @@ fn matrix_section() -> String {
 fn every_table_has_one_sourced_row_per_subset_keyword() {
     for t in Target::ALL {
         let caps = capabilities(t);
-        assert_eq!(caps.target, t, "capabilities({t}) is the table of {}", caps.target);
+        assert_eq!(
+            caps.target, t,
+            "capabilities({t}) is the table of {}",
+            caps.target
+        );
         for k in keywords::SUBSET {
             let n = caps.rows.iter().filter(|r| r.keyword == k.name).count();
             assert_eq!(n, 1, "{t}: {} rows for `{}`", n, k.name);
         }
-        assert_eq!(caps.rows.len(), keywords::SUBSET.len(), "{t}: rows for non-subset keywords");
+        assert_eq!(
+            caps.rows.len(),
+            keywords::SUBSET.len(),
+            "{t}: rows for non-subset keywords"
+        );
         for r in caps.rows {
-            assert!(r.source.contains("https://"), "{t}: `{}` has no source link", r.keyword);
+            assert!(
+                r.source.contains("https://"),
+                "{t}: `{}` has no source link",
+                r.keyword
+            );
         }
     }
 }
@@ -327,7 +352,12 @@ struct Probed {
 
 impl Probed {
     fn fail(&self, msg: &str) -> String {
-        let losses: Vec<String> = self.lowering.losses().iter().map(|l| l.to_string()).collect();
+        let losses: Vec<String> = self
+            .lowering
+            .losses()
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
         format!(
             "{}: {msg}\n  mode: {}\n  node: {}\n  losses: {losses:#?}\n  wire: {}",
             self.what,
@@ -353,7 +383,11 @@ fn lower_probe(target: Target, keyword: &str, sub: Value) -> Result<Probed, Stri
         return Err(format!(
             "{what}: the probe falls back to {} ({:?}); change the probe so the row is tested",
             lowering.mode(),
-            lowering.losses().iter().map(|l| l.to_string()).collect::<Vec<_>>()
+            lowering
+                .losses()
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
         ));
     }
     let root_ptr = field_pointer(capabilities(target).field);
@@ -367,9 +401,9 @@ fn lower_probe(target: Target, keyword: &str, sub: Value) -> Result<Probed, Stri
     let node = if ROOT_KEYWORDS.contains(&keyword) {
         root
     } else {
-        root.pointer("/properties/p").cloned().ok_or_else(|| {
-            format!("{what}: no `properties/p` in the emitted schema {root}")
-        })?
+        root.pointer("/properties/p")
+            .cloned()
+            .ok_or_else(|| format!("{what}: no `properties/p` in the emitted schema {root}"))?
     };
     Ok(Probed {
         what,
@@ -386,8 +420,10 @@ fn sent_as_is(node: &Value, keyword: &str, source: &Value) -> bool {
     };
     match keyword {
         "items" | "additionalProperties" if want.is_object() => got.is_object(),
-        "properties" => got.as_object().map(|m| m.keys().collect::<Vec<_>>())
-            == want.as_object().map(|m| m.keys().collect::<Vec<_>>()),
+        "properties" => {
+            got.as_object().map(|m| m.keys().collect::<Vec<_>>())
+                == want.as_object().map(|m| m.keys().collect::<Vec<_>>())
+        }
         "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
             got.as_array().map(Vec::len) == want.as_array().map(Vec::len)
         }
@@ -472,10 +508,17 @@ fn check_rewrite(target: Target, k: &str, rw: Rewrite) -> Result<(), String> {
     let n = &p.node;
     let ok = match rw {
         Rewrite::OneOfAsAnyOf => {
-            n.get("oneOf").is_none() && n.get("anyOf").and_then(Value::as_array).is_some_and(|b| b.len() == 2)
+            n.get("oneOf").is_none()
+                && n.get("anyOf")
+                    .and_then(Value::as_array)
+                    .is_some_and(|b| b.len() == 2)
         }
         Rewrite::ExclusiveAsInclusive => {
-            let inclusive = if k == "exclusiveMinimum" { "minimum" } else { "maximum" };
+            let inclusive = if k == "exclusiveMinimum" {
+                "minimum"
+            } else {
+                "maximum"
+            };
             n.get(k).is_none()
                 && n.get(inclusive).is_some_and(|v| json_eq(v, &probe(k)[k]))
                 && p.loss_names(k)
@@ -486,7 +529,9 @@ fn check_rewrite(target: Target, k: &str, rw: Rewrite) -> Result<(), String> {
         Rewrite::ConstAsEnum => n.get("const").is_none() && n.get("enum") == Some(&json!(["a"])),
         Rewrite::PrefixItemsAsItems => {
             n.get("prefixItems").is_none()
-                && n.pointer("/items/anyOf").and_then(Value::as_array).is_some_and(|b| b.len() >= 2)
+                && n.pointer("/items/anyOf")
+                    .and_then(Value::as_array)
+                    .is_some_and(|b| b.len() >= 2)
                 && p.loss_names(k)
         }
         Rewrite::IntoDescription => {
@@ -505,13 +550,31 @@ fn check_rewrite(target: Target, k: &str, rw: Rewrite) -> Result<(), String> {
             if !(m.get("type").is_some_and(Value::is_string)
                 && m.get("nullable") == Some(&json!(true)))
             {
-                return Err(nullable.fail("`type: [string, null]` is not sent as one type plus `nullable`"));
+                return Err(
+                    nullable.fail("`type: [string, null]` is not sent as one type plus `nullable`")
+                );
             }
-            let several = lower_probe(target, k, json!({"type": ["string", "integer"], "minLength": 1, "minimum": 0}))?;
-            let branches = several.node.get("anyOf").and_then(Value::as_array).cloned().unwrap_or_default();
-            let each_single = branches.len() == 2 && branches.iter().all(|b| b.get("type").is_some_and(Value::is_string));
-            let keywords_follow = branches.iter().any(|b| b.get("minLength").is_some() && b.get("minimum").is_none())
-                && branches.iter().any(|b| b.get("minimum").is_some() && b.get("minLength").is_none());
+            let several = lower_probe(
+                target,
+                k,
+                json!({"type": ["string", "integer"], "minLength": 1, "minimum": 0}),
+            )?;
+            let branches = several
+                .node
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let each_single = branches.len() == 2
+                && branches
+                    .iter()
+                    .all(|b| b.get("type").is_some_and(Value::is_string));
+            let keywords_follow = branches
+                .iter()
+                .any(|b| b.get("minLength").is_some() && b.get("minimum").is_none())
+                && branches
+                    .iter()
+                    .any(|b| b.get("minimum").is_some() && b.get("minLength").is_none());
             if !(each_single && keywords_follow) {
                 return Err(several.fail("several types are not sent as `anyOf` of single-type branches each with the keywords of its type"));
             }
@@ -521,7 +584,10 @@ fn check_rewrite(target: Target, k: &str, rw: Rewrite) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(p.fail(&format!("the row says `{}`, the wire does not show it", rw.describe())))
+        Err(p.fail(&format!(
+            "the row says `{}`, the wire does not show it",
+            rw.describe()
+        )))
     }
 }
 
@@ -539,7 +605,9 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
     let dropped = |sub: Value, k: &str| -> Result<(), String> {
         let p = lower_probe(target, k, sub)?;
         if p.node.get(k).is_some() || !p.loss_names(k) {
-            return Err(p.fail("the rule drops this value with a loss, but the wire or losses differ"));
+            return Err(
+                p.fail("the rule drops this value with a loss, but the wire or losses differ")
+            );
         }
         Ok(())
     };
@@ -561,18 +629,26 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
         Partial::Patterns(r) => {
             let p = kept(json!({"type": "string", "pattern": "^[a-z]+$"}), k)?;
             if p.loss_names(k) {
-                return Err(p.fail("an anchored simple pattern is within every rule, yet there is a loss"));
+                return Err(
+                    p.fail("an anchored simple pattern is within every rule, yet there is a loss")
+                );
             }
             match r {
                 PatternRule::AnchoredSimple | PatternRule::Anchored => {
                     dropped(json!({"type": "string", "pattern": "ab"}), k)
                 }
-                PatternRule::ClaudeSimple => dropped(json!({"type": "string", "pattern": "\\bab"}), k),
-                PatternRule::Ecma => kept(json!({"type": "string", "pattern": "ab|\\d"}), k).map(|_| ()),
+                PatternRule::ClaudeSimple => {
+                    dropped(json!({"type": "string", "pattern": "\\bab"}), k)
+                }
+                PatternRule::Ecma => {
+                    kept(json!({"type": "string", "pattern": "ab|\\d"}), k).map(|_| ())
+                }
                 PatternRule::FullMatchSafe => {
                     let p = lower_probe(target, k, json!({"type": "string", "pattern": "ab"}))?;
                     if p.node.get(k) != Some(&json!("^[\\s\\S]*(?:ab)[\\s\\S]*$")) {
-                        return Err(p.fail("an unanchored pattern is not sent in its full-match-safe form"));
+                        return Err(p.fail(
+                            "an unanchored pattern is not sent in its full-match-safe form",
+                        ));
                     }
                     Ok(())
                 }
@@ -580,7 +656,9 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
         }
         Partial::IntegersOnly(_) => {
             let sub = probe(k); // on an integer node
-            let int = if sub["type"] == "integer" { sub.clone() } else {
+            let int = if sub["type"] == "integer" {
+                sub.clone()
+            } else {
                 let mut s = sub.clone();
                 s["type"] = json!("integer");
                 s
@@ -593,7 +671,9 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
             num["type"] = json!("number");
             let p = lower_probe(target, k, num)?;
             if p.node.get(k).is_none() || !p.loss_names(k) {
-                return Err(p.fail("on a node that admits fractions the bound must be sent with a loss"));
+                return Err(
+                    p.fail("on a node that admits fractions the bound must be sent with a loss")
+                );
             }
             Ok(())
         }
@@ -611,23 +691,38 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
             Ok(())
         }
         Partial::LiteralsByType => {
-            let strings = if k == "const" { json!({"const": "a"}) } else { json!({"enum": ["a", "b"]}) };
+            let strings = if k == "const" {
+                json!({"const": "a"})
+            } else {
+                json!({"enum": ["a", "b"]})
+            };
             let p = lower_probe(target, k, strings)?;
             if p.loss_names(k) || p.node.get("enum").is_none() {
-                return Err(p.fail("string literals must become the STRING node's `enum`, without a loss"));
+                return Err(
+                    p.fail("string literals must become the STRING node's `enum`, without a loss")
+                );
             }
             let mixed = lower_probe(target, k, json!({"enum": ["a", 7]}))?;
-            if !(contains_value(&mixed.node, &json!(["a"])) && contains_value(&mixed.node, &json!(7))) {
-                return Err(mixed.fail("mixed literals must keep the string in an `enum` and the number as bounds"));
+            if !(contains_value(&mixed.node, &json!(["a"]))
+                && contains_value(&mixed.node, &json!(7)))
+            {
+                return Err(mixed.fail(
+                    "mixed literals must keep the string in an `enum` and the number as bounds",
+                ));
             }
             Ok(())
         }
         Partial::ClosedToDeclared => {
             let p = lower_probe(target, k, probe(k))?;
             if p.node.get(k).is_some() || p.loss_names(k) {
-                return Err(p.fail("a closed object with declared properties is sent without the keyword, exactly"));
+                return Err(p.fail(
+                    "a closed object with declared properties is sent without the keyword, exactly",
+                ));
             }
-            let map = probe_schema(k, json!({"type": "object", "additionalProperties": {"type": "string"}}));
+            let map = probe_schema(
+                k,
+                json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            );
             let l = Schema::parse(&map)
                 .map_err(|e| e.to_string())?
                 .lower(target, &options(target));
@@ -681,11 +776,19 @@ fn a_row_that_misstates_the_lowering_is_caught() {
         (Target::Ollama, "not", Support::Kept),
         (Target::Ollama, "multipleOf", Support::Kept),
         (Target::Gemini, "multipleOf", Support::Hint("")),
-        (Target::GeminiJson, "pattern", Support::Partial(Partial::Patterns(PatternRule::AnchoredSimple))),
+        (
+            Target::GeminiJson,
+            "pattern",
+            Support::Partial(Partial::Patterns(PatternRule::AnchoredSimple)),
+        ),
         (Target::GeminiJson, "exclusiveMinimum", Support::Kept),
         (Target::Claude, "minItems", Support::Kept),
         (Target::ClaudeNative, "const", Support::Kept),
-        (Target::Groq, "enum", Support::Partial(Partial::EnumValues(ValueKinds::Strings))),
+        (
+            Target::Groq,
+            "enum",
+            Support::Partial(Partial::EnumValues(ValueKinds::Strings)),
+        ),
         (Target::Mistral, "items", Support::Degrades("")),
     ];
     for (target, keyword, support) in wrong {

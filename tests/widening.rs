@@ -1067,10 +1067,9 @@ fn generated_extended_schemas_widen_on_every_target() {
     let mut runner = TestRunner::new_with_rng(config, rng);
     let options = ParseOptions::default().with_subset(Subset::Extended);
     let strategy = (
-        extended::root_schema()
-            .prop_filter("in the extended subset", move |s| {
-                Schema::parse_with(s, &options).is_ok()
-            }),
+        extended::root_schema().prop_filter("in the extended subset", move |s| {
+            Schema::parse_with(s, &options).is_ok()
+        }),
         any::<u64>(),
     );
     let tally = Tally::default();
@@ -1079,11 +1078,14 @@ fn generated_extended_schemas_widen_on_every_target() {
     let result = runner.run(&strategy, |(s, value_seed)| {
         let text = s.to_string();
         Tally::add(&references, usize::from(text.contains("$ref")));
-        let parsed = Schema::parse_with(&s, &options).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let parsed =
+            Schema::parse_with(&s, &options).map_err(|e| TestCaseError::fail(e.to_string()))?;
         // Recursive: the unrolled schema still has a reference three levels down.
         Tally::add(
             &recursive,
-            usize::from(parsed.has_references() && extended::unroll(&s, 3) != extended::unroll(&s, 4)),
+            usize::from(
+                parsed.has_references() && extended::unroll(&s, 3) != extended::unroll(&s, 4),
+            ),
         );
         let xs = extended_values_from_seed(&s, value_seed, CANDIDATES);
         check_case_in(Subset::Extended, &s, &xs, &tally, &sink).map_err(TestCaseError::fail)

@@ -135,7 +135,10 @@ fn shared_definitions() -> BoxedStrategy<Value> {
             for (i, (which, how, req)) in uses.iter().enumerate() {
                 let (_, encoded) = names[which % defs.len().min(names.len())];
                 let name = ["a", "b", "c", "d"][i];
-                props.insert(name.to_owned(), use_site(reference(container, encoded), *how));
+                props.insert(
+                    name.to_owned(),
+                    use_site(reference(container, encoded), *how),
+                );
                 if *req {
                     required.push(name);
                 }
@@ -186,7 +189,12 @@ fn linked_list() -> BoxedStrategy<Value> {
 
 /// A tree through the root itself (`{"$ref": "#"}`): a label and optional children.
 fn tree() -> BoxedStrategy<Value> {
-    (gen::schema(1), any::<bool>(), closure(), option::of(1u64..4))
+    (
+        gen::schema(1),
+        any::<bool>(),
+        closure(),
+        option::of(1u64..4),
+    )
         .prop_map(|(label, children_required, ap, max_children)| {
             let mut children = json!({"type": "array", "items": {"$ref": "#"}});
             if let Some(m) = max_children {
@@ -248,7 +256,10 @@ fn any_values() -> BoxedStrategy<Value> {
             let mut props = Map::new();
             props.insert("free".into(), a);
             props.insert("list".into(), json!({"type": "array", "items": items}));
-            props.insert("either".into(), json!({"anyOf": [branch, {"type": "string"}]}));
+            props.insert(
+                "either".into(),
+                json!({"anyOf": [branch, {"type": "string"}]}),
+            );
             props.insert("typed".into(), other);
             object(props, if required { vec!["free"] } else { vec![] }, ap)
         })
@@ -320,9 +331,7 @@ fn unroll_at(root: &Value, s: &Value, depth: usize) -> Value {
                     continue;
                 }
                 let mapped = match k.as_str() {
-                    "enum" | "const" | "default" | "examples" | "required" | "example" => {
-                        v.clone()
-                    }
+                    "enum" | "const" | "default" | "examples" | "required" | "example" => v.clone(),
                     _ => unroll_at(root, v, depth),
                 };
                 out.insert(k.clone(), mapped);

@@ -32,7 +32,9 @@ pub fn bless() -> bool {
         Err(_) => false,
         Ok(v) if v == "1" => true,
         Ok(v) if v.is_empty() || v == "0" => false,
-        Ok(v) => panic!("{BLESS_VAR}={v:?}: set it to 1 to rewrite the expected files, or unset it"),
+        Ok(v) => {
+            panic!("{BLESS_VAR}={v:?}: set it to 1 to rewrite the expected files, or unset it")
+        }
     }
 }
 
@@ -72,7 +74,13 @@ impl Case {
             &self.source,
             &ParseOptions::default().with_subset(self.subset),
         )
-        .map_err(|e| format!("{}: the schema is outside the {} subset: {e}", self.name, self.subset.name()))
+        .map_err(|e| {
+            format!(
+                "{}: the schema is outside the {} subset: {e}",
+                self.name,
+                self.subset.name()
+            )
+        })
     }
 
     /// The options for a profile.
@@ -152,7 +160,11 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
         None => Subset::Adr126,
         Some(Value::String(s)) => Subset::from_name(s)
             .ok_or_else(|| format!("{name}: case.json `subset` must be adr126 or extended"))?,
-        Some(other) => return Err(format!("{name}: case.json `subset` is not a string: {other}")),
+        Some(other) => {
+            return Err(format!(
+                "{name}: case.json `subset` is not a string: {other}"
+            ))
+        }
     };
     Ok(Case {
         about,

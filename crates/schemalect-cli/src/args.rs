@@ -113,6 +113,51 @@ pub struct TargetArgs {
     /// Which rewrites a lowering may use.
     #[arg(long, value_enum, default_value_t = ProfileArg::Conservative)]
     pub profile: ProfileArg,
+    /// The Groq model supports strict structured outputs (only some do): `groq` may then get a
+    /// strict schema instead of JSON mode.
+    #[arg(long)]
+    pub groq_strict: bool,
+    /// Claude runs with extended thinking, which cannot be combined with a forced tool: the
+    /// `claude` target then sends no tool.
+    #[arg(long)]
+    pub claude_thinking: bool,
+    /// Do not ask OpenRouter to route only to providers that support every request parameter.
+    #[arg(long)]
+    pub no_require_parameters: bool,
+    /// The schema or tool name sent to the provider (`[A-Za-z0-9_-]{1,64}`); the default is
+    /// the schema's title reduced to those characters, else `response`.
+    #[arg(long, value_name = "NAME", value_parser = parse_name)]
+    pub name: Option<String>,
+}
+
+impl TargetArgs {
+    /// The lowering options these flags select.
+    pub fn lower_options(&self) -> LowerOptions {
+        let mut options = self
+            .profile
+            .lower_options()
+            .with_groq_strict(self.groq_strict)
+            .with_claude_thinking(self.claude_thinking)
+            .with_openrouter_require_parameters(!self.no_require_parameters);
+        if let Some(name) = &self.name {
+            options = options.with_name(name.clone());
+        }
+        options
+    }
+}
+
+/// `--name`: refused here rather than replaced silently by the library's default.
+fn parse_name(s: &str) -> Result<String, String> {
+    let valid = (1..=64).contains(&s.chars().count())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if valid {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "`{s}` is not a name providers accept: use 1 to 64 of A-Z, a-z, 0-9, `_` and `-`"
+        ))
+    }
 }
 
 /// A `--target` value.

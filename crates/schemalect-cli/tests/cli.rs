@@ -971,3 +971,48 @@ fn suite_json_over_the_official_suite_keys_groups_as_the_harness_does() {
         }
     }
 }
+
+#[test]
+fn lowering_options_reach_the_wire() {
+    let groq = |extra: &[&str]| {
+        let mut args = vec!["lower", "--format", "json", "--target", "groq"];
+        args.extend_from_slice(extra);
+        // Strict-ready as written: closed, every property required.
+        args.push("corpus/examples/invoice.schema.json");
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.lines().remove(0)
+    };
+    assert_eq!(groq(&[])["wire"]["response_format"]["type"], "json_object");
+    let strict = groq(&["--groq-strict", "--name", "invoice_v2"]);
+    assert_eq!(strict["wire"]["response_format"]["type"], "json_schema");
+    assert_eq!(
+        strict["wire"]["response_format"]["json_schema"]["name"],
+        "invoice_v2"
+    );
+    let r = run(&[
+        "lower",
+        "--target",
+        "openrouter",
+        "--no-require-parameters",
+        INVOICE,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("require_parameters"), "{}", r.stdout);
+    let r = run(&["lower", "--target", "claude", "--claude-thinking", INVOICE]);
+    assert!(!r.stdout.contains("tool_choice"), "{}", r.stdout);
+    let r = run(&[
+        "lower",
+        "--target",
+        "openai",
+        "--name",
+        "two words",
+        INVOICE,
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("is not a name providers accept"),
+        "{}",
+        r.stderr
+    );
+}

@@ -34,7 +34,7 @@ pub fn run(args: LintArgs) -> Status {
     let job = Job {
         settings: Settings {
             parse: args.parse.parse_options(),
-            lower: args.targets.profile.lower_options(),
+            lower: args.targets.lower_options(),
             targets: targets(&args.targets.target),
         },
         format: args.format,

@@ -21,7 +21,7 @@ struct FileReport {
 pub fn run(args: LowerArgs) -> Status {
     let settings = Settings {
         parse: args.parse.parse_options(),
-        lower: args.targets.profile.lower_options(),
+        lower: args.targets.lower_options(),
         targets: targets(&args.targets.target),
     };
     let mut console = Console::new(0);

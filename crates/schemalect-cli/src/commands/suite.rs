@@ -25,7 +25,7 @@ struct FileReport {
 pub fn run(args: SuiteArgs) -> Status {
     let settings = Settings {
         parse: args.parse.parse_options(),
-        lower: args.targets.profile.lower_options(),
+        lower: args.targets.lower_options(),
         targets: targets(&args.targets.target),
     };
     let items = input::discover(&args.paths);
