@@ -18,6 +18,7 @@
 //! checked in full as soon as they emit a wire.
 
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
 use schemalect::{LowerOptions, Mode, ParseOptions, Profile, Schema, Subset, Target};
 use serde_json::{json, Value};
@@ -424,14 +425,7 @@ fn oracle_generated_values_aim_at_the_schema() {
     ] {
         let schema = Schema::parse(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let strategy = gen::value(&s);
-        let mut valid = 0;
-        for _ in 0..40 {
-            let x = strategy
-                .new_tree(&mut runner)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .current();
-            valid += usize::from(schema.is_valid(&x));
-        }
+        let valid = valid_out_of_40(&schema, &strategy, &mut runner);
         assert!(
             valid >= 30,
             "{s}: only {valid} of 40 generated values are valid"
@@ -757,13 +751,8 @@ fn values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
         .collect()
 }
 
-/// Shrinks the values of a failing case for a fixed (already minimal) schema: proptest over
-/// single values aimed at it. `None` when no single value reproduces a failure.
-fn minimal_value(s: &Value) -> Option<(String, Value)> {
-    minimal_value_in(Subset::Adr126, s)
-}
-
-/// [`minimal_value`] for a schema of `subset`.
+/// Shrinks the values of a failing case for a fixed (already minimal) schema of `subset`:
+/// proptest over single values aimed at it. `None` when no single value reproduces a failure.
 fn minimal_value_in(subset: Subset, s: &Value) -> Option<(String, Value)> {
     let mut runner = TestRunner::new_with_rng(
         Config {
@@ -797,10 +786,8 @@ fn minimal_value_in(subset: Subset, s: &Value) -> Option<(String, Value)> {
     }
 }
 
-#[test]
-fn generated_schemas_widen_on_every_target() {
-    let started = Instant::now();
-    let cases = cases();
+/// The runner of a widening property: `cases` cases drawn from this run's seed.
+fn property_runner(cases: u32) -> (TestRunner, String) {
     let (rng, seed) = rng();
     let config = Config {
         cases,
@@ -809,9 +796,60 @@ fn generated_schemas_widen_on_every_target() {
         failure_persistence: None,
         ..Config::default()
     };
-    let mut runner = TestRunner::new_with_rng(config, rng);
+    (TestRunner::new_with_rng(config, rng), seed)
+}
+
+/// Panics with the minimal case when a widening property failed: the shrunk schema, then a
+/// single value shrunk for it (or the case's values when no single one fails).
+fn fail_with_minimal_case(
+    label: &str,
+    subset: Subset,
+    seed: &str,
+    result: Result<(), TestError<(Value, u64)>>,
+    values: fn(&Value, u64, usize) -> Vec<Value>,
+) {
+    match result {
+        Ok(()) => {}
+        Err(TestError::Fail(reason, (s, value_seed))) => {
+            let rerun = format!("seed {seed}; rerun with SCHEMALECT_PROPTEST_SEED={seed}");
+            match minimal_value_in(subset, &s) {
+                Some((reason, x)) => panic!(
+                    "{label} property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  minimal value:  {x}"
+                ),
+                None => panic!(
+                    "{label} property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  values: {}",
+                    Value::Array(values(&s, value_seed, CANDIDATES))
+                ),
+            }
+        }
+        Err(TestError::Abort(why)) => panic!("property test aborted (seed {seed}): {why}"),
+    }
+}
+
+/// How many of 40 values drawn from `strategy` `schema` accepts.
+fn valid_out_of_40(
+    schema: &Schema,
+    strategy: &impl Strategy<Value = Value>,
+    runner: &mut TestRunner,
+) -> usize {
+    (0..40)
+        .filter(|_| {
+            let x = strategy
+                .new_tree(runner)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .current();
+            schema.is_valid(&x)
+        })
+        .count()
+}
+
+#[test]
+fn generated_schemas_widen_on_every_target() {
+    let started = Instant::now();
+    let cases = cases();
+    let (mut runner, seed) = property_runner(cases);
     // The schema shrinks first (its values are redrawn from the same seed), then the values
-    // of the minimal schema shrink in `minimal_value`.
+    // of the minimal schema shrink in `minimal_value_in`.
     let strategy = (
         gen::root_schema(3).prop_filter("in the subset", |s| Schema::parse(s).is_ok()),
         any::<u64>(),
@@ -822,22 +860,7 @@ fn generated_schemas_widen_on_every_target() {
         let xs = values_from_seed(&s, value_seed, CANDIDATES);
         check_case(&s, &xs, &tally, &sink).map_err(TestCaseError::fail)
     });
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, (s, value_seed))) => {
-            let rerun = format!("seed {seed}; rerun with SCHEMALECT_PROPTEST_SEED={seed}");
-            match minimal_value(&s) {
-                Some((reason, x)) => panic!(
-                    "widening property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  minimal value:  {x}"
-                ),
-                None => panic!(
-                    "widening property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  values: {}",
-                    Value::Array(values_from_seed(&s, value_seed, CANDIDATES))
-                ),
-            }
-        }
-        Err(TestError::Abort(why)) => panic!("property test aborted (seed {seed}): {why}"),
-    }
+    fail_with_minimal_case("widening", Subset::Adr126, &seed, result, values_from_seed);
     let (n, cand, valid) = (tally.cases.get(), tally.candidates.get(), tally.valid.get());
     println!(
         "widening property (seed {seed}): {n} schemas, {valid}/{cand} generated values valid and declared ({:.0}%), {} lowerings ({} native), {} (value, target, profile) checks, {} negative checks, {:.1?}",
@@ -1005,14 +1028,7 @@ fn extended_generator_aims_at_its_schemas() {
     ] {
         let schema = parse_extended(&s);
         let strategy = extended::value(&s);
-        let mut valid = 0;
-        for _ in 0..40 {
-            let x = strategy
-                .new_tree(&mut runner)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .current();
-            valid += usize::from(schema.is_valid(&x));
-        }
+        let valid = valid_out_of_40(&schema, &strategy, &mut runner);
         assert!(
             valid >= 24,
             "{s}: only {valid} of 40 generated values are valid"
@@ -1056,15 +1072,7 @@ fn extended_values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
 fn generated_extended_schemas_widen_on_every_target() {
     let started = Instant::now();
     let cases = extended_cases();
-    let (rng, seed) = rng();
-    let config = Config {
-        cases,
-        max_shrink_iters: 8192,
-        max_global_rejects: 100_000,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new_with_rng(config, rng);
+    let (mut runner, seed) = property_runner(cases);
     let options = ParseOptions::default().with_subset(Subset::Extended);
     let strategy = (
         extended::root_schema().prop_filter("in the extended subset", move |s| {
@@ -1090,22 +1098,13 @@ fn generated_extended_schemas_widen_on_every_target() {
         let xs = extended_values_from_seed(&s, value_seed, CANDIDATES);
         check_case_in(Subset::Extended, &s, &xs, &tally, &sink).map_err(TestCaseError::fail)
     });
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, (s, value_seed))) => {
-            let rerun = format!("seed {seed}; rerun with SCHEMALECT_PROPTEST_SEED={seed}");
-            match minimal_value_in(Subset::Extended, &s) {
-                Some((reason, x)) => panic!(
-                    "extended widening property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  minimal value:  {x}"
-                ),
-                None => panic!(
-                    "extended widening property failed ({rerun}).\nMinimal case:\n{reason}\n  minimal schema: {s}\n  values: {}",
-                    Value::Array(extended_values_from_seed(&s, value_seed, CANDIDATES))
-                ),
-            }
-        }
-        Err(TestError::Abort(why)) => panic!("property test aborted (seed {seed}): {why}"),
-    }
+    fail_with_minimal_case(
+        "extended widening",
+        Subset::Extended,
+        &seed,
+        result,
+        extended_values_from_seed,
+    );
     let (n, cand, valid) = (tally.cases.get(), tally.candidates.get(), tally.valid.get());
     println!(
         "extended widening property (seed {seed}): {n} schemas ({} with references, {} recursive), {valid}/{cand} generated values valid and declared ({:.0}%), {} lowerings ({} native), {} (value, target, profile) checks, {} negative checks, {:.1?}",
