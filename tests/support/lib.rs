@@ -6,8 +6,12 @@
 //! - [`declared`]: the declared fragment the contract speaks about;
 //! - [`gen`]: generators of in-subset schemas and of values aimed at a schema's JSON;
 //! - [`contract`]: the check of one lowering against a set of values, shared by the property
-//!   test, the corpus replay and the regression tests.
+//!   test, the corpus replay and the regression tests;
+//! - [`bench`](mod@bench) and [`bench_report`]: the fixtures of the benches and the report
+//!   that turns criterion's estimates into the ratio tables of `docs/benchmarks.md`.
 
+pub mod bench;
+pub mod bench_report;
 pub mod contract;
 pub mod declared;
 pub mod gen;
