@@ -8,8 +8,12 @@
 //! - [`contract`]: the check of one lowering against a set of values, shared by the property
 //!   test, the corpus replay and the regression tests;
 //! - [`extended`]: the same in the extended subset: schemas with references, values for them;
-//! - [`golden`]: the golden corpus (`corpus/golden/`): loading cases, recording lowerings.
+//! - [`golden`]: the golden corpus (`corpus/golden/`): loading cases, recording lowerings;
+//! - [`bench`](mod@bench) and [`bench_report`]: the fixtures of the benches and the report
+//!   that turns criterion's estimates into the ratio tables of `docs/benchmarks.md`.
 
+pub mod bench;
+pub mod bench_report;
 pub mod contract;
 pub mod declared;
 pub mod extended;
