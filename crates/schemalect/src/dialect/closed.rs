@@ -17,6 +17,7 @@ use crate::lower::{Loss, LowerOptions};
 use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The schema after the pre-pass, and what the pre-pass relaxed.
@@ -213,11 +214,16 @@ pub(crate) fn census(schema: &Value) -> Census {
         if let Some(props) = props {
             c.properties += props.len();
             c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
-            let required = map.get("required").and_then(Value::as_array);
-            let listed = |name: &String| {
-                required.is_some_and(|r| r.iter().any(|x| x.as_str() == Some(name.as_str())))
-            };
-            c.optional += props.keys().filter(|k| !listed(k)).count();
+            // Hashed: a scan of `required` per property is quadratic on wide objects.
+            let required: HashSet<&str> = map
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            c.optional += props
+                .keys()
+                .filter(|k| !required.contains(k.as_str()))
+                .count();
             stack.extend(props.values().map(|v| (v, level)));
         }
         if types.contains(&"object")
