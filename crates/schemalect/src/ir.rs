@@ -64,6 +64,8 @@ pub(crate) struct Ir {
     pub(crate) nodes: Vec<Node>,
     pub(crate) root: NodeId,
     pub(crate) subset: Subset,
+    /// The tags of wide unions, built on the first validation that meets one.
+    pub(crate) tags: std::sync::OnceLock<crate::validate::discriminate::Tags>,
 }
 
 impl Schema {

@@ -90,6 +90,7 @@ pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
             nodes: r.nodes,
             root,
             subset: source.ir.subset,
+            tags: Default::default(),
         }),
     };
     Reshaped {

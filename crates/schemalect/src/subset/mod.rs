@@ -66,6 +66,7 @@ pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetErro
                 nodes: p.nodes,
                 root,
                 subset: options.subset,
+                tags: Default::default(),
             }),
         }),
         _ => Err(SubsetError {

@@ -9,10 +9,13 @@ use crate::error::{ValidationError, ValidationErrors};
 use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
 use crate::value::{all_unique, code_points, is_multiple_of, JsonType};
+use discriminate::{Tag, Tags};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+
+pub(crate) mod discriminate;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure.
@@ -90,6 +93,29 @@ enum Step<'a> {
 }
 
 type Errors = Option<Vec<ValidationError>>;
+
+/// The branches of a union to try, with their positions (see `Walk::branches`).
+enum Branches<'b> {
+    All(std::iter::Enumerate<std::iter::Copied<std::slice::Iter<'b, NodeId>>>),
+    Picked {
+        list: &'b [NodeId],
+        picked: std::slice::Iter<'b, u32>,
+    },
+}
+
+impl Iterator for Branches<'_> {
+    type Item = (usize, NodeId);
+
+    fn next(&mut self) -> Option<(usize, NodeId)> {
+        match self {
+            Branches::All(all) => all.next(),
+            Branches::Picked { list, picked } => picked.find_map(|i| {
+                let i = *i as usize;
+                list.get(i).map(|s| (i, *s))
+            }),
+        }
+    }
+}
 
 struct Walk<'s> {
     schema: &'s Schema,
@@ -205,6 +231,34 @@ impl<'s> Walk<'s> {
         valid
     }
 
+    /// The branches of a union `inst` can match, with their positions: every branch, or for a
+    /// wide tagged union only those its tag selects (the others certainly fail).
+    fn branches<'b>(
+        &self,
+        id: NodeId,
+        list: &'b [NodeId],
+        tag_of: fn(&Tags, NodeId) -> Option<&Tag>,
+        inst: &Value,
+    ) -> Branches<'b>
+    where
+        's: 'b,
+    {
+        if list.len() >= discriminate::MIN_BRANCHES {
+            let tags: &'s Tags = self
+                .schema
+                .ir
+                .tags
+                .get_or_init(|| Tags::build(&self.schema.ir.nodes));
+            if let Some(tag) = tag_of(tags, id) {
+                return Branches::Picked {
+                    list,
+                    picked: tag.candidates(inst).iter(),
+                };
+            }
+        }
+        Branches::All(list.iter().copied().enumerate())
+    }
+
     fn node_inner(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
         let node = self.schema.node(id);
         let mut valid = true;
@@ -276,10 +330,9 @@ impl<'s> Walk<'s> {
             }
         }
         if !node.any_of.is_empty()
-            && !node
-                .any_of
-                .iter()
-                .any(|s| self.node(*s, inst, path, &mut None))
+            && !self
+                .branches(id, &node.any_of, Tags::any_of, inst)
+                .any(|(_, s)| self.node(s, inst, path, &mut None))
         {
             fail!(
                 errors,
@@ -292,11 +345,9 @@ impl<'s> Walk<'s> {
             );
         }
         if !node.one_of.is_empty() {
-            let matched: Vec<usize> = node
-                .one_of
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| self.node(**s, inst, path, &mut None))
+            let matched: Vec<usize> = self
+                .branches(id, &node.one_of, Tags::one_of, inst)
+                .filter(|(_, s)| self.node(*s, inst, path, &mut None))
                 .map(|(i, _)| i)
                 .take(2)
                 .collect();
