@@ -187,6 +187,16 @@ impl Node {
         t
     }
 
+    /// The values `const` or `enum` limit this node to (`const` when both are present), or
+    /// `None` when neither is.
+    pub fn literals(&self) -> Option<Vec<&Value>> {
+        match (&self.constant, &self.enumeration) {
+            (Some(c), _) => Some(vec![&**c]),
+            (None, Some(e)) => Some(e.values.iter().collect()),
+            (None, None) => None,
+        }
+    }
+
     /// `description`, if any.
     pub fn description(&self) -> Option<&str> {
         self.annotations.as_ref()?.description.as_deref()

@@ -568,17 +568,18 @@ impl Reshaper<'_> {
         let Some(o) = &self.source.node(b.source).object else {
             return Tags::default();
         };
-        let untouched = |name: &str| match &b.lens {
-            Lens::Identity => true,
-            Lens::Shape(s) => !s.props.iter().any(|p| &*p.name == name),
-            _ => false,
+        // The members the lens reshapes, hashed once: objects may require thousands.
+        let reshaped: HashSet<&str> = match &b.lens {
+            Lens::Identity => HashSet::new(),
+            Lens::Shape(s) => s.props.iter().map(|p| &*p.name).collect(),
+            _ => return Tags::default(),
         };
         let mut tags = HashMap::new();
-        for r in &o.required {
+        for r in o.required.iter().filter(|r| !reshaped.contains(&***r)) {
             let Some(p) = o.properties.get(r) else {
                 continue;
             };
-            if let (true, Some(values)) = (untouched(r), constants(self.source.node(p))) {
+            if let Some(values) = constants(self.source.node(p)) {
                 tags.insert(&**r, values);
             }
         }
@@ -626,11 +627,11 @@ fn share_a_value(xs: &[(u64, &Value)], ys: &[(u64, &Value)]) -> bool {
 /// The finite set of values a node allows through `const`/`enum`, if it has one, hashed and
 /// sorted by hash.
 fn constants(n: &Node) -> Option<Vec<(u64, &Value)>> {
-    let mut values: Vec<(u64, &Value)> = match (&n.constant, &n.enumeration) {
-        (Some(c), _) => vec![(json_hash(c), &**c)],
-        (None, Some(e)) => e.values.iter().map(|v| (json_hash(v), v)).collect(),
-        _ => return None,
-    };
+    let mut values: Vec<(u64, &Value)> = n
+        .literals()?
+        .into_iter()
+        .map(|v| (json_hash(v), v))
+        .collect();
     values.sort_unstable_by_key(|(h, _)| *h);
     Some(values)
 }

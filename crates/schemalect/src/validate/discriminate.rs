@@ -8,10 +8,10 @@
 //! (not an object, tag missing, or tag outside the branch's literals). Built once per schema,
 //! on the first union wide enough to profit.
 
-use crate::ir::{Node, NodeId};
+use crate::ir::{Node, NodeId, ObjectRules};
 use crate::value::{json_hash, JsonType, TypeSet};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Unions with fewer branches are tried branch by branch: the index would not pay for itself.
 pub(crate) const MIN_BRANCHES: usize = 6;
@@ -67,23 +67,44 @@ impl Tags {
     }
 }
 
+/// A branch that can carry a tag: it admits only objects and is not a reference (what a
+/// reference adds is not visible here), with its `required` names hashed once.
+struct Candidate<'a> {
+    object: &'a ObjectRules,
+    required: HashSet<&'a str>,
+}
+
 /// A tag for `branches`, when they have one: tried with each property the first branch
 /// requires, in order.
 fn tag(nodes: &[Node], branches: &[NodeId]) -> Option<Tag> {
     if branches.len() < MIN_BRANCHES {
         return None;
     }
-    let first = nodes.get(branches.first()?.index())?;
-    let required = &first.object.as_ref()?.required;
-    required.iter().find_map(|p| tag_on(nodes, branches, p))
+    let candidates: Vec<Candidate<'_>> = branches
+        .iter()
+        .map(|id| {
+            let node = nodes.get(id.index())?;
+            if node.reference.is_some() || node.types != Some(TypeSet::of(JsonType::Object)) {
+                return None;
+            }
+            let object = node.object.as_deref()?;
+            let required = object.required.iter().map(|r| &**r).collect();
+            Some(Candidate { object, required })
+        })
+        .collect::<Option<_>>()?;
+    let first = candidates.first()?;
+    first
+        .object
+        .required
+        .iter()
+        .find_map(|p| tag_on(nodes, &candidates, p))
 }
 
-/// The tag on `property`, when every branch admits only objects that have it, with a value
-/// among the branch's own literals.
-fn tag_on(nodes: &[Node], branches: &[NodeId], property: &str) -> Option<Tag> {
+/// The tag on `property`, when every branch requires it and limits it to its own literals.
+fn tag_on(nodes: &[Node], branches: &[Candidate<'_>], property: &str) -> Option<Tag> {
     let mut index: HashMap<u64, Vec<u32>> = HashMap::new();
-    for (position, id) in branches.iter().enumerate() {
-        for literal in literals(nodes, *id, property)? {
+    for (position, branch) in branches.iter().enumerate() {
+        for literal in literals(nodes, branch, property)? {
             let list = index.entry(json_hash(literal)).or_default();
             if list.last() != Some(&(position as u32)) {
                 list.push(position as u32);
@@ -96,27 +117,21 @@ fn tag_on(nodes: &[Node], branches: &[NodeId], property: &str) -> Option<Tag> {
     })
 }
 
-/// The values `property` may take in a valid instance of `branch`, when the branch admits only
-/// objects, requires the property and limits it by `const` or `enum`. A reference anywhere on
-/// that path gives up: what it adds is not visible here.
-fn literals<'a>(nodes: &'a [Node], branch: NodeId, property: &str) -> Option<Vec<&'a Value>> {
-    let node = nodes.get(branch.index())?;
-    if node.reference.is_some() || node.types != Some(TypeSet::of(JsonType::Object)) {
+/// The values `property` may take in a valid instance of `branch`, when the branch requires it
+/// and limits it by `const` or `enum` (and the property's schema is not a reference).
+fn literals<'a>(
+    nodes: &'a [Node],
+    branch: &Candidate<'_>,
+    property: &str,
+) -> Option<Vec<&'a Value>> {
+    if !branch.required.contains(property) {
         return None;
     }
-    let object = node.object.as_ref()?;
-    if !object.required.iter().any(|r| &**r == property) {
-        return None;
-    }
-    let value_node = nodes.get(object.properties.get(property)?.index())?;
+    let value_node = nodes.get(branch.object.properties.get(property)?.index())?;
     if value_node.reference.is_some() {
         return None;
     }
-    match (&value_node.constant, &value_node.enumeration) {
-        (Some(c), _) => Some(vec![&**c]),
-        (None, Some(e)) => Some(e.values.iter().collect()),
-        (None, None) => None,
-    }
+    value_node.literals()
 }
 
 #[cfg(test)]

@@ -397,11 +397,7 @@ impl Lowerer<'_> {
         if node.not.is_some() {
             self.loss(node, "not", "no such field in responseSchema; not sent");
         }
-        let literals: Option<Vec<&Value>> = match (&node.constant, &node.enumeration) {
-            (Some(c), _) => Some(vec![&**c]),
-            (None, Some(e)) => Some(e.values.iter().collect()),
-            (None, None) => None,
-        };
+        let literals = node.literals();
         let literals = literals.as_deref();
         let mut literals_exact = true;
         let mut branches = Vec::new();
