@@ -482,6 +482,37 @@ impl Tally {
     fn add(c: &Cell<usize>, n: usize) {
         c.set(c.get() + n);
     }
+
+    /// The generated values and the checks made, for the property tests' report line.
+    fn summary(&self) -> String {
+        let (cand, valid) = (self.candidates.get(), self.valid.get());
+        format!(
+            "{valid}/{cand} generated values valid and declared ({:.0}%), {} lowerings ({} native), {} (value, target, profile) checks, {} negative checks",
+            100.0 * valid as f64 / cand.max(1) as f64,
+            self.lowerings.get(),
+            self.native.get(),
+            self.value_checks.get(),
+            self.negatives.get(),
+        )
+    }
+
+    /// A property test that passed did what it claims: every case ran, at least one generated
+    /// value in `valid_one_in` was valid and declared, and there were at least
+    /// `checks_per_lowering` value checks per case, target and profile.
+    fn assert_covered(&self, cases: u32, valid_one_in: usize, checks_per_lowering: usize) {
+        let (n, cand, valid) = (self.cases.get(), self.candidates.get(), self.valid.get());
+        assert_eq!(n, cases as usize, "every case runs once when nothing fails");
+        assert!(
+            valid * valid_one_in >= cand,
+            "the value generator misses its schemas: only {valid} of {cand} values are valid and declared"
+        );
+        let floor = cases as usize * Target::ALL.len() * Profile::ALL.len() * checks_per_lowering;
+        assert!(
+            self.value_checks.get() >= floor,
+            "only {} (value, target, profile) checks, fewer than {floor}",
+            self.value_checks.get()
+        );
+    }
 }
 
 /// A library bug already reported, tolerated until fixed (`tests/regressions/known-library-bugs.json`).
@@ -861,28 +892,14 @@ fn generated_schemas_widen_on_every_target() {
         check_case(&s, &xs, &tally, &sink).map_err(TestCaseError::fail)
     });
     fail_with_minimal_case("widening", Subset::Adr126, &seed, result, values_from_seed);
-    let (n, cand, valid) = (tally.cases.get(), tally.candidates.get(), tally.valid.get());
     println!(
-        "widening property (seed {seed}): {n} schemas, {valid}/{cand} generated values valid and declared ({:.0}%), {} lowerings ({} native), {} (value, target, profile) checks, {} negative checks, {:.1?}",
-        100.0 * valid as f64 / cand.max(1) as f64,
-        tally.lowerings.get(),
-        tally.native.get(),
-        tally.value_checks.get(),
-        tally.negatives.get(),
+        "widening property (seed {seed}): {} schemas, {}, {:.1?}",
+        tally.cases.get(),
+        tally.summary(),
         started.elapsed()
     );
     sink.finish("property");
-    assert_eq!(n, cases as usize, "every case runs once when nothing fails");
-    assert!(
-        valid * 2 >= cand,
-        "the value generator misses its schemas: only {valid} of {cand} values are valid and declared"
-    );
-    let floor = cases as usize * Target::ALL.len() * Profile::ALL.len() * 2;
-    assert!(
-        tally.value_checks.get() >= floor,
-        "only {} (value, target, profile) checks, fewer than {floor}",
-        tally.value_checks.get()
-    );
+    tally.assert_covered(cases, 2, 2);
 }
 
 /// Every known library bug still happens on its own reproduction, with the report its entry
@@ -1105,36 +1122,22 @@ fn generated_extended_schemas_widen_on_every_target() {
         result,
         extended_values_from_seed,
     );
-    let (n, cand, valid) = (tally.cases.get(), tally.candidates.get(), tally.valid.get());
+    let n = tally.cases.get();
     println!(
-        "extended widening property (seed {seed}): {n} schemas ({} with references, {} recursive), {valid}/{cand} generated values valid and declared ({:.0}%), {} lowerings ({} native), {} (value, target, profile) checks, {} negative checks, {:.1?}",
+        "extended widening property (seed {seed}): {n} schemas ({} with references, {} recursive), {}, {:.1?}",
         references.get(),
         recursive.get(),
-        100.0 * valid as f64 / cand.max(1) as f64,
-        tally.lowerings.get(),
-        tally.native.get(),
-        tally.value_checks.get(),
-        tally.negatives.get(),
+        tally.summary(),
         started.elapsed()
     );
     sink.finish("extended property");
-    assert_eq!(n, cases as usize, "every case runs once when nothing fails");
     assert!(
         references.get() * 2 >= n && recursive.get() * 5 >= n,
         "the generator misses its purpose: {} of {n} schemas have references, {} recurse",
         references.get(),
         recursive.get()
     );
-    assert!(
-        valid * 4 >= cand,
-        "the value generator misses its schemas: only {valid} of {cand} values are valid and declared"
-    );
-    let floor = cases as usize * Target::ALL.len() * Profile::ALL.len();
-    assert!(
-        tally.value_checks.get() >= floor,
-        "only {} (value, target, profile) checks, fewer than {floor}",
-        tally.value_checks.get()
-    );
+    tally.assert_covered(cases, 4, 1);
 }
 
 // ---------------------------------------------------------------------------------------------
