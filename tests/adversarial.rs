@@ -166,6 +166,19 @@ fn assert_limit(result: Result<Schema, SubsetError>, limit: Limit, what: &str) {
     }
 }
 
+/// `schema` is a depth-limit error in both subsets, except that ADR-126 may refuse it
+/// outright (`outside_adr126`) for a keyword it does not accept.
+fn assert_depth_limit(schema: &Value, outside_adr126: bool, what: &str) {
+    for options in both_subsets() {
+        let r = Schema::parse_with(schema, &options);
+        if outside_adr126 && options.subset == Subset::Adr126 {
+            assert!(r.is_err(), "{what}: refused by ADR-126");
+            continue;
+        }
+        assert_limit(r, Limit::Depth, what);
+    }
+}
+
 /// A 100,000-deep JSON text `{"items":{"items":…}}` or `[[[…]]]`.
 fn deep_text(depth: usize, open: &str, leaf: &str, close: &str) -> String {
     let mut s = String::with_capacity(depth * (open.len() + close.len()) + leaf.len());
@@ -308,15 +321,12 @@ fn deep_schema_text_is_a_json_error_with_a_position() {
 fn deep_schema_value_is_a_depth_limit_error() {
     for (keyword, wrap) in WRAPPERS {
         let schema = deep_schema(100_000, wrap);
-        for options in both_subsets() {
-            let r = Schema::parse_with(&schema, &options);
-            if keyword == "$defs" && options.subset == Subset::Adr126 {
-                // Definitions are outside ADR-126: refused before their contents are walked.
-                assert!(r.is_err(), "`$defs` is refused by ADR-126");
-                continue;
-            }
-            assert_limit(r, Limit::Depth, &format!("100,000 levels of `{keyword}`"));
-        }
+        // Definitions are outside ADR-126: refused before their contents are walked.
+        assert_depth_limit(
+            &schema,
+            keyword == "$defs",
+            &format!("100,000 levels of `{keyword}`"),
+        );
         dismantle(schema);
     }
     // Exactly at the limit parses; one more level does not.
@@ -339,15 +349,12 @@ fn deep_literals_are_depth_limit_errors() {
         m.insert("type".into(), json!("array"));
         m.insert(keyword.into(), value);
         let schema = Value::Object(m);
-        for options in both_subsets() {
-            let r = Schema::parse_with(&schema, &options);
-            if keyword == "example" && options.subset == Subset::Adr126 {
-                // `example` (OpenAPI) is an extended-subset keyword: outside ADR-126 anyway.
-                assert!(r.is_err(), "`example` is refused by ADR-126");
-                continue;
-            }
-            assert_limit(r, Limit::Depth, &format!("a 100,000-deep `{keyword}`"));
-        }
+        // `example` (OpenAPI) is an extended-subset keyword: outside ADR-126 anyway.
+        assert_depth_limit(
+            &schema,
+            keyword == "example",
+            &format!("a 100,000-deep `{keyword}`"),
+        );
         dismantle(schema);
     }
 }
