@@ -192,18 +192,25 @@ pub fn markdown(est: &Estimates) -> String {
     let fixtures = est.fixtures();
     let w = &mut out;
 
-    let _ = writeln!(w, "### Lowering against the floor\n");
-    let _ = writeln!(
+    table_head(
         w,
-        "Floor: `serde_json::from_str::<Value>` of the schema text + `serde_json::to_string` of \
-         the value. Lowering: `Schema::lower` from the parsed schema. Times are per fixture \
-         (every schema of it once); ratios are to the floor.\n"
+        "### Lowering against the floor",
+        Some(
+            "Floor: `serde_json::from_str::<Value>` of the schema text + `serde_json::to_string` of \
+             the value. Lowering: `Schema::lower` from the parsed schema. Times are per fixture \
+             (every schema of it once); ratios are to the floor.",
+        ),
+        &[
+            "fixture",
+            "floor",
+            "parse (`Schema::parse`)",
+            "one target, median of 9",
+            "one target, slowest",
+            "all nine",
+            "one ≤ 1×",
+            "nine ≤ 5×",
+        ],
     );
-    let _ = writeln!(
-        w,
-        "| fixture | floor | parse (`Schema::parse`) | one target, median of 9 | one target, slowest | all nine | one ≤ 1× | nine ≤ 5× |"
-    );
-    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
     for f in &fixtures {
         let floor = format!("floor/{f}");
         let mut ratios: Vec<(f64, &str)> = TARGETS
@@ -227,13 +234,10 @@ pub fn markdown(est: &Estimates) -> String {
         );
     }
 
-    let _ = writeln!(w, "\n### Lowering per target (× floor)\n");
-    let _ = write!(w, "| fixture |");
-    for t in TARGETS {
-        let _ = write!(w, " {t} |");
-    }
-    let _ = writeln!(w, " end to end, openai |");
-    let _ = writeln!(w, "|---|{}---|", "---|".repeat(TARGETS.len()));
+    let mut columns = vec!["fixture"];
+    columns.extend(TARGETS);
+    columns.push("end to end, openai");
+    table_head(w, "\n### Lowering per target (× floor)", None, &columns);
     for f in &fixtures {
         let floor = format!("floor/{f}");
         let _ = write!(w, "| {f} |");
@@ -251,19 +255,26 @@ pub fn markdown(est: &Estimates) -> String {
         "\nEnd to end: schema text → `Value` → `Schema::parse` → `lower(openai)` → wire text."
     );
 
-    let _ = writeln!(w, "\n### Validation against the `jsonschema` crate\n");
-    let _ = writeln!(
+    table_head(
         w,
-        "Same schemas, same instances (valid and invalid), times per fixture (every instance of \
-         every schema once). `jsonschema`: a `Validator` built once per schema (draft 2020-12, \
-         formats not asserted, as in the subset); full errors = `iter_errors` collected. \
-         Ratio = schemalect / jsonschema (below 1: schemalect faster).\n"
+        "\n### Validation against the `jsonschema` crate",
+        Some(
+            "Same schemas, same instances (valid and invalid), times per fixture (every instance of \
+             every schema once). `jsonschema`: a `Validator` built once per schema (draft 2020-12, \
+             formats not asserted, as in the subset); full errors = `iter_errors` collected. \
+             Ratio = schemalect / jsonschema (below 1: schemalect faster).",
+        ),
+        &[
+            "fixture",
+            "`is_valid`",
+            "jsonschema `is_valid`",
+            "ratio",
+            "≤ 1.0",
+            "`validate`",
+            "jsonschema `iter_errors`",
+            "ratio",
+        ],
     );
-    let _ = writeln!(
-        w,
-        "| fixture | `is_valid` | jsonschema `is_valid` | ratio | ≤ 1.0 | `validate` | jsonschema `iter_errors` | ratio |"
-    );
-    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
     for f in &fixtures {
         let ours = format!("is_valid/{f}/schemalect");
         let theirs = format!("is_valid/{f}/jsonschema");
@@ -283,17 +294,20 @@ pub fn markdown(est: &Estimates) -> String {
         );
     }
 
-    let _ = writeln!(w, "\n### `accept` (decode, undo reshaping, validate)\n");
-    let _ = writeln!(
+    table_head(
         w,
-        "Every instance of the fixture through `Lowering::accept`: as text for `openai` \
-         (decoded first), as a `Value` for `claude`; ratio to `is_valid` on the same instances.\n"
+        "\n### `accept` (decode, undo reshaping, validate)",
+        Some(
+            "Every instance of the fixture through `Lowering::accept`: as text for `openai` \
+             (decoded first), as a `Value` for `claude`; ratio to `is_valid` on the same instances.",
+        ),
+        &[
+            "fixture",
+            "openai (text)",
+            "claude (value)",
+            "claude ÷ `is_valid`",
+        ],
     );
-    let _ = writeln!(
-        w,
-        "| fixture | openai (text) | claude (value) | claude ÷ `is_valid` |"
-    );
-    let _ = writeln!(w, "|---|---|---|---|");
     for f in &fixtures {
         let claude = format!("accept/{f}/claude");
         let _ = writeln!(
@@ -305,16 +319,21 @@ pub fn markdown(est: &Estimates) -> String {
         );
     }
 
-    let _ = writeln!(w, "\n### Scaling with schema size\n");
-    let _ = writeln!(
+    table_head(
         w,
-        "A closed object of n properties (`props-n`); instance: every property set.\n"
+        "\n### Scaling with schema size",
+        Some("A closed object of n properties (`props-n`); instance: every property set."),
+        &[
+            "properties",
+            "floor",
+            "lower openai",
+            "per property",
+            "all nine",
+            "`is_valid`",
+            "per property",
+            "jsonschema `is_valid`",
+        ],
     );
-    let _ = writeln!(
-        w,
-        "| properties | floor | lower openai | per property | all nine | `is_valid` | per property | jsonschema `is_valid` |"
-    );
-    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
     for n in SCHEMA_SIZES {
         let lower = est.get(&format!("scale_schema/lower_openai/{n}"));
         let valid = est.get(&format!("scale_schema/is_valid/{n}"));
@@ -331,16 +350,19 @@ pub fn markdown(est: &Estimates) -> String {
         );
     }
 
-    let _ = writeln!(w, "\n### Scaling with instance size\n");
-    let _ = writeln!(
+    table_head(
         w,
-        "An array of n small closed objects against one schema (`items`).\n"
+        "\n### Scaling with instance size",
+        Some("An array of n small closed objects against one schema (`items`)."),
+        &[
+            "items",
+            "`is_valid`",
+            "per item",
+            "jsonschema `is_valid`",
+            "`validate`",
+            "jsonschema `iter_errors`",
+        ],
     );
-    let _ = writeln!(
-        w,
-        "| items | `is_valid` | per item | jsonschema `is_valid` | `validate` | jsonschema `iter_errors` |"
-    );
-    let _ = writeln!(w, "|---|---|---|---|---|---|");
     for n in INSTANCE_SIZES {
         let valid = est.get(&format!("scale_instance/is_valid/{n}"));
         let _ = writeln!(
@@ -355,18 +377,24 @@ pub fn markdown(est: &Estimates) -> String {
     }
 
     if let Some(memory) = read(&memory_file()) {
-        let _ = writeln!(w, "\n### Memory: IR against `serde_json::Value`\n");
-        let _ = writeln!(
+        table_head(
             w,
-            "Live heap bytes after `serde_json::from_str` (the `Value`) and retained by \
-             `Schema::parse` of that value (the IR), counted by a global allocator \
-             (`benches/memory.rs`).\n"
+            "\n### Memory: IR against `serde_json::Value`",
+            Some(
+                "Live heap bytes after `serde_json::from_str` (the `Value`) and retained by \
+                 `Schema::parse` of that value (the IR), counted by a global allocator \
+                 (`benches/memory.rs`).",
+            ),
+            &[
+                "fixture",
+                "schemas",
+                "`Value`",
+                "IR",
+                "IR ÷ `Value`",
+                "≤ 2×",
+                "largest IR ÷ `Value` of one schema",
+            ],
         );
-        let _ = writeln!(
-            w,
-            "| fixture | schemas | `Value` | IR | IR ÷ `Value` | ≤ 2× | largest IR ÷ `Value` of one schema |"
-        );
-        let _ = writeln!(w, "|---|---|---|---|---|---|---|");
         for row in memory["fixtures"].as_array().into_iter().flatten() {
             let ratio = row["ratio"].as_f64();
             let _ = writeln!(
@@ -386,6 +414,17 @@ pub fn markdown(est: &Estimates) -> String {
         }
     }
     out
+}
+
+/// A section's heading, its intro paragraph and the head of its table: the separator row is
+/// derived from the columns, so the two cannot disagree.
+fn table_head(w: &mut String, heading: &str, intro: Option<&str>, columns: &[&str]) {
+    let _ = writeln!(w, "{heading}\n");
+    if let Some(intro) = intro {
+        let _ = writeln!(w, "{intro}\n");
+    }
+    let _ = writeln!(w, "| {} |", columns.join(" | "));
+    let _ = writeln!(w, "|{}", "---|".repeat(columns.len()));
 }
 
 fn bytes(b: Option<f64>) -> String {
