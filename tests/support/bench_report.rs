@@ -173,21 +173,11 @@ fn verdict(r: Option<f64>, limit: f64) -> String {
     }
 }
 
-const TARGETS: [&str; 9] = [
-    "openai",
-    "groq",
-    "mistral",
-    "openrouter",
-    "gemini",
-    "gemini-json",
-    "ollama",
-    "claude",
-    "claude-native",
-];
-
 /// The markdown report: one table per comparison, then the two scaling tables and the memory
 /// table (when the memory bench has run).
 pub fn markdown(est: &Estimates) -> String {
+    // The names the benches measure under (`bench::targets`).
+    let targets: Vec<&str> = crate::bench::targets().map(|(_, name)| name).collect();
     let mut out = String::new();
     let fixtures = est.fixtures();
     let w = &mut out;
@@ -213,7 +203,7 @@ pub fn markdown(est: &Estimates) -> String {
     );
     for f in &fixtures {
         let floor = format!("floor/{f}");
-        let mut ratios: Vec<(f64, &str)> = TARGETS
+        let mut ratios: Vec<(f64, &str)> = targets
             .iter()
             .filter_map(|t| Some((est.ratio(&format!("lower/{f}/{t}"), &floor)?, *t)))
             .collect();
@@ -235,13 +225,13 @@ pub fn markdown(est: &Estimates) -> String {
     }
 
     let mut columns = vec!["fixture"];
-    columns.extend(TARGETS);
+    columns.extend(&targets);
     columns.push("end to end, openai");
     table_head(w, "\n### Lowering per target (× floor)", None, &columns);
     for f in &fixtures {
         let floor = format!("floor/{f}");
         let _ = write!(w, "| {f} |");
-        for t in TARGETS {
+        for t in &targets {
             let _ = write!(w, " {} |", x(est.ratio(&format!("lower/{f}/{t}"), &floor)));
         }
         let _ = writeln!(
