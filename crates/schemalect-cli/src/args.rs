@@ -148,10 +148,7 @@ impl TargetArgs {
 
 /// `--name`: refused here rather than replaced silently by the library's default.
 fn parse_name(s: &str) -> Result<String, String> {
-    let valid = (1..=64).contains(&s.chars().count())
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if valid {
+    if schemalect::dialect::is_portable_name(s) {
         Ok(s.to_owned())
     } else {
         Err(format!(

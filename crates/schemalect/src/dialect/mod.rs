@@ -28,6 +28,15 @@ pub(crate) struct Outcome {
     pub losses: Vec<Loss>,
 }
 
+/// True when every target sends `name` as given for [`LowerOptions::with_name`]:
+/// `[A-Za-z0-9_-]{1,64}` (OpenAI's rule, the strictest). Another name is replaced by one
+/// derived from the schema's `title`, so callers that want an error instead check it first.
+///
+/// [`LowerOptions::with_name`]: crate::LowerOptions::with_name
+pub fn is_portable_name(name: &str) -> bool {
+    closed::is_valid_name(name, openai::MAX_NAME)
+}
+
 /// The capability table of a target.
 pub fn capabilities(target: Target) -> &'static Capabilities {
     match target {

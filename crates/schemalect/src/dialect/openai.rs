@@ -187,7 +187,7 @@ const MAX_PROPERTIES: usize = 5_000;
 const MAX_ENUM_VALUES: usize = 1_000;
 const MAX_CHARS: usize = 120_000;
 const MAX_LARGE_ENUM_CHARS: usize = 15_000;
-const MAX_NAME: usize = 64;
+pub(crate) const MAX_NAME: usize = 64;
 
 pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     let attempt = if target == Target::Groq && !options.groq_strict {
