@@ -133,9 +133,8 @@ pub struct TargetArgs {
 impl TargetArgs {
     /// The lowering options these flags select.
     pub fn lower_options(&self) -> LowerOptions {
-        let mut options = self
-            .profile
-            .lower_options()
+        let mut options = LowerOptions::default()
+            .with_profile(self.profile.profile())
             .with_groq_strict(self.groq_strict)
             .with_claude_thinking(self.claude_thinking)
             .with_openrouter_require_parameters(!self.no_require_parameters);
@@ -207,11 +206,6 @@ impl ProfileArg {
             ProfileArg::Conservative => Profile::Conservative,
             ProfileArg::Reshaping => Profile::Reshaping,
         }
-    }
-
-    /// The lowering options for this profile.
-    pub fn lower_options(self) -> LowerOptions {
-        LowerOptions::default().with_profile(self.profile())
     }
 }
 
