@@ -64,14 +64,32 @@ pub(crate) struct Ir {
     pub(crate) nodes: Vec<Node>,
     pub(crate) root: NodeId,
     pub(crate) subset: Subset,
+    /// True when some node is a reference (extended subset): only then can a node be reached
+    /// twice on one path, so only then does validation count its depth.
+    pub(crate) references: bool,
     /// The tags of wide unions, built on the first validation that meets one.
     pub(crate) tags: std::sync::OnceLock<crate::validate::discriminate::Tags>,
 }
 
 impl Schema {
+    /// A schema over `nodes` (the front end's, or a rewrite's), with the facts every walk
+    /// needs computed once.
+    pub(crate) fn from_nodes(nodes: Vec<Node>, root: NodeId, subset: Subset) -> Schema {
+        let references = nodes.iter().any(|n| n.reference.is_some());
+        Schema {
+            ir: Arc::new(Ir {
+                nodes,
+                root,
+                subset,
+                references,
+                tags: Default::default(),
+            }),
+        }
+    }
+
     /// True when some node is a reference (extended subset).
     pub fn has_references(&self) -> bool {
-        self.ir.nodes.iter().any(|n| n.reference.is_some())
+        self.ir.references
     }
 
     /// The root node.

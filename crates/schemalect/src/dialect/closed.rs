@@ -12,13 +12,12 @@
 use super::caps::{Capabilities, Rewrite, Support};
 use super::emit::Degrade;
 use super::normalize::admitted;
-use crate::ir::{Additional, Ir, Node, NodeId, Schema};
+use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions};
 use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
-use std::sync::Arc;
 
 /// The schema after the pre-pass, and what the pre-pass relaxed.
 pub(crate) struct Prepared {
@@ -60,14 +59,7 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, 
         push_children(node, walk_all_of, &mut stack);
     }
     Ok(Prepared {
-        schema: Schema {
-            ir: Arc::new(Ir {
-                nodes,
-                root: schema.ir.root,
-                subset: schema.ir.subset,
-                tags: Default::default(),
-            }),
-        },
+        schema: Schema::from_nodes(nodes, schema.ir.root, schema.ir.subset),
         losses,
     })
 }

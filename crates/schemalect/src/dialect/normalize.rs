@@ -14,15 +14,14 @@
 //! a pathological document from growing without bound.
 
 use crate::ir::{
-    Additional, ArrayRules, Bound, Enumeration, Ir, Node, NodeId, NumberRules, ObjectRules,
-    Properties, Schema, StringRules,
+    Additional, ArrayRules, Bound, Enumeration, Node, NodeId, NumberRules, ObjectRules, Properties,
+    Schema, StringRules,
 };
 use crate::lower::Loss;
 use crate::pointer::Pointer;
 use crate::value::{cmp_numbers, json_eq, TypeSet};
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// Which rewrites to apply.
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,14 +60,7 @@ pub(crate) fn normalize(schema: &Schema, rewrites: Rewrites) -> Normalized {
         m.finish(NodeId(i as u32));
     }
     Normalized {
-        schema: Schema {
-            ir: Arc::new(Ir {
-                nodes: m.nodes,
-                root: schema.ir.root,
-                subset: schema.ir.subset,
-                tags: Default::default(),
-            }),
-        },
+        schema: Schema::from_nodes(m.nodes, schema.ir.root, schema.ir.subset),
         losses: m.losses,
     }
 }
@@ -498,14 +490,7 @@ pub(crate) fn inline_references(schema: &Schema) -> Normalized {
         }
     }
     Normalized {
-        schema: Schema {
-            ir: Arc::new(Ir {
-                nodes: m.nodes,
-                root: schema.ir.root,
-                subset: schema.ir.subset,
-                tags: Default::default(),
-            }),
-        },
+        schema: Schema::from_nodes(m.nodes, schema.ir.root, schema.ir.subset),
         losses: m.losses,
     }
 }

@@ -10,14 +10,12 @@
 use super::{Absent, Branch, Lens, PropLens, ShapeLens, Sides, UnionLens, KEY, VALUE};
 use crate::dialect::normalize::{admitted, inline_references, normalize, Rewrites};
 use crate::ir::{
-    Additional, Annotations, ArrayRules, Enumeration, Ir, Node, NodeId, ObjectRules, Properties,
-    Schema,
+    Additional, Annotations, ArrayRules, Enumeration, Node, NodeId, ObjectRules, Properties, Schema,
 };
 use crate::lower::Loss;
 use crate::value::{json_eq, json_hash, JsonType, TypeSet};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 /// Which reshapings a target needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,14 +83,7 @@ pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
         root = r.push(object_node(&pointer, vec![(VALUE.into(), root)]));
         lens = Lens::Envelope(Box::new(lens));
     }
-    let wire = Schema {
-        ir: Arc::new(Ir {
-            nodes: r.nodes,
-            root,
-            subset: source.ir.subset,
-            tags: Default::default(),
-        }),
-    };
+    let wire = Schema::from_nodes(r.nodes, root, source.ir.subset);
     Reshaped {
         losses: r.losses,
         source,

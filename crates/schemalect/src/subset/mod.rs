@@ -7,7 +7,7 @@
 
 use crate::error::{SubsetError, Violation, ViolationKind};
 use crate::ir::{
-    Additional, Annotations, ArrayRules, Bound, Enumeration, Ir, Node, NodeId, NumberRules,
+    Additional, Annotations, ArrayRules, Bound, Enumeration, Node, NodeId, NumberRules,
     ObjectRules, Properties, Schema, StringRules, Subset,
 };
 use crate::keywords::{self, Role, Shape};
@@ -18,7 +18,6 @@ use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 /// How to parse.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,14 +60,9 @@ pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetErro
     let root = p.schema(value, Pointer::root(), "", 0);
     p.resolve_references();
     match root {
-        Some(root) if p.violations.is_empty() => Ok(Schema {
-            ir: Arc::new(Ir {
-                nodes: p.nodes,
-                root,
-                subset: options.subset,
-                tags: Default::default(),
-            }),
-        }),
+        Some(root) if p.violations.is_empty() => {
+            Ok(Schema::from_nodes(p.nodes, root, options.subset))
+        }
         _ => Err(SubsetError {
             violations: p.violations,
         }),
