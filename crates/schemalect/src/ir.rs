@@ -67,6 +67,8 @@ pub(crate) struct Ir {
     /// True when some node is a reference (extended subset): only then can a node be reached
     /// twice on one path, so only then does validation count its depth.
     pub(crate) references: bool,
+    /// The types each node admits (see [`Schema::admitted`]), by node index.
+    admitted: Vec<TypeSet>,
     /// The tags of wide unions, built on the first validation that meets one.
     pub(crate) tags: std::sync::OnceLock<crate::validate::discriminate::Tags>,
 }
@@ -76,15 +78,29 @@ impl Schema {
     /// needs computed once.
     pub(crate) fn from_nodes(nodes: Vec<Node>, root: NodeId, subset: Subset) -> Schema {
         let references = nodes.iter().any(|n| n.reference.is_some());
+        let admitted = admitted_types(&nodes);
         Schema {
             ir: Arc::new(Ir {
                 nodes,
                 root,
                 subset,
                 references,
+                admitted,
                 tags: Default::default(),
             }),
         }
+    }
+
+    /// The types a value matching node `id` can have, from `type`, `enum`, `const` and the
+    /// applicators that constrain the node itself (`allOf`, `anyOf`, `oneOf`, `$ref`); `not`
+    /// and subschemas of members are not consulted, so it may be wider than exact, never
+    /// narrower. Every lowering asks this of most nodes, so it is computed once per schema.
+    pub(crate) fn admitted(&self, id: NodeId) -> TypeSet {
+        self.ir
+            .admitted
+            .get(id.index())
+            .copied()
+            .unwrap_or(TypeSet::ANY)
     }
 
     /// True when some node is a reference (extended subset).
@@ -134,6 +150,91 @@ impl Schema {
     pub fn subset(&self) -> Subset {
         self.ir.subset
     }
+}
+
+/// The types each node admits: the greatest solution of "a node admits its local types, within
+/// what each `allOf` member and reference target admits, and within the union of what its
+/// `anyOf` (and `oneOf`) branches admit". Greatest, because with recursive references the
+/// equations are cyclic and any smaller solution could leave out a type some value has.
+///
+/// Starting from the local types (never below the solution) and re-evaluating a node's parents
+/// whenever its set shrinks reaches that solution; each set only shrinks, one of seven bits at a
+/// time, so the work is linear in the schema.
+fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
+    fn members(node: &Node) -> impl Iterator<Item = &NodeId> {
+        node.all_of
+            .iter()
+            .chain(node.reference.iter())
+            .chain(node.any_of.iter())
+            .chain(&node.one_of)
+    }
+    fn evaluate(node: &Node, admitted: &[TypeSet]) -> TypeSet {
+        let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
+        let mut t = node.local_types();
+        for m in node.all_of.iter().chain(node.reference.iter()) {
+            t = t.intersect(of(m));
+        }
+        for union in [&node.any_of, &node.one_of] {
+            if !union.is_empty() {
+                t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| u.union(of(b))));
+            }
+        }
+        t
+    }
+    // Who uses each node, in one flat list (`users[starts[i]..starts[i + 1]]`).
+    let mut starts = vec![0usize; nodes.len() + 1];
+    for m in nodes.iter().flat_map(members) {
+        if let Some(s) = starts.get_mut(m.index() + 1) {
+            *s += 1;
+        }
+    }
+    for i in 1..starts.len() {
+        let before = starts.get(i - 1).copied().unwrap_or(0);
+        if let Some(s) = starts.get_mut(i) {
+            *s += before;
+        }
+    }
+    let mut users = vec![0u32; starts.last().copied().unwrap_or(0)];
+    let mut next = starts.clone();
+    for (user, node) in nodes.iter().enumerate() {
+        for m in members(node) {
+            if let Some(slot) = next.get_mut(m.index()) {
+                if let Some(u) = users.get_mut(*slot) {
+                    *u = user as u32;
+                }
+                *slot += 1;
+            }
+        }
+    }
+    let mut admitted: Vec<TypeSet> = nodes.iter().map(Node::local_types).collect();
+    // Parsed schemas number children after their parents, so popping from the end settles
+    // children first and most nodes are evaluated once.
+    let mut pending: Vec<u32> = (0..nodes.len() as u32).collect();
+    let mut queued = vec![true; nodes.len()];
+    while let Some(i) = pending.pop() {
+        let i = i as usize;
+        if let Some(q) = queued.get_mut(i) {
+            *q = false;
+        }
+        let (Some(node), Some(current)) = (nodes.get(i), admitted.get(i).copied()) else {
+            continue;
+        };
+        let t = evaluate(node, &admitted);
+        if t == current {
+            continue;
+        }
+        if let Some(slot) = admitted.get_mut(i) {
+            *slot = t;
+        }
+        let range = starts.get(i).copied().unwrap_or(0)..starts.get(i + 1).copied().unwrap_or(0);
+        for user in users.get(range).unwrap_or(&[]) {
+            if let Some(q) = queued.get_mut(*user as usize).filter(|q| !**q) {
+                *q = true;
+                pending.push(*user);
+            }
+        }
+    }
+    admitted
 }
 
 static EMPTY_NODE: Node = Node {
@@ -472,4 +573,67 @@ pub struct Annotations {
     pub schema: Option<Box<str>>,
     /// `$id`.
     pub id: Option<Box<str>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::subset::ParseOptions;
+    use serde_json::json;
+
+    fn admitted_at_root(v: Value) -> TypeSet {
+        let options = ParseOptions {
+            subset: Subset::Extended,
+            ..ParseOptions::default()
+        };
+        let s = crate::subset::parse(&v, &options).unwrap_or_else(|e| panic!("{e}"));
+        s.admitted(s.root())
+    }
+
+    #[test]
+    fn admitted_types_follow_applicators() {
+        let t = admitted_at_root(
+            json!({"anyOf": [{"type": "string"}, {"const": 1}], "allOf": [{"type": ["string", "integer", "null"]}]}),
+        );
+        assert_eq!(t, TypeSet::of(JsonType::String).with(JsonType::Integer));
+        // `not` and member subschemas are not consulted: wider, never narrower.
+        let t = admitted_at_root(json!({"not": {"type": "string"}, "items": {"type": "string"}}));
+        assert_eq!(t, TypeSet::ANY);
+    }
+
+    #[test]
+    fn admitted_types_of_cycles_are_the_widest_solution() {
+        // The front end refuses cycles that never descend into the instance, but rewrites build
+        // IRs directly, and the table must settle on them too. a = anyOf[ref a, string] allows
+        // any type as far as the equations go (the least solution, strings only, would be a
+        // guess), and the reference as much.
+        let node = |f: fn(&mut Node)| {
+            let mut n = Node::default();
+            f(&mut n);
+            n
+        };
+        let nodes = vec![
+            node(|n| n.any_of = vec![NodeId(1), NodeId(2)]),
+            node(|n| n.reference = Some(NodeId(0))),
+            node(|n| n.types = Some(TypeSet::of(JsonType::String))),
+        ];
+        let string = TypeSet::of(JsonType::String);
+        assert_eq!(
+            admitted_types(&nodes),
+            vec![TypeSet::ANY.normalized(), TypeSet::ANY.normalized(), string]
+        );
+        // A cycle through `allOf` keeps what every node on it allows.
+        let nodes = vec![
+            node(|n| {
+                n.types = Some(TypeSet::of(JsonType::Object).with(JsonType::Null));
+                n.all_of = vec![NodeId(1)];
+            }),
+            node(|n| {
+                n.types = Some(TypeSet::of(JsonType::Object).with(JsonType::String));
+                n.reference = Some(NodeId(0));
+            }),
+        ];
+        let object = TypeSet::of(JsonType::Object);
+        assert_eq!(admitted_types(&nodes), vec![object, object]);
+    }
 }

@@ -126,10 +126,10 @@ pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions) -> Outcome {
     }
     Outcome {
         mode,
-        wire: json!({
-            "tools": [Value::Object(tool)],
-            "tool_choice": {"type": "tool", "name": name},
-        }),
+        wire: super::object([
+            ("tools", Value::Array(vec![Value::Object(tool)])),
+            ("tool_choice", json!({"type": "tool", "name": name})),
+        ]),
         losses,
     }
 }
@@ -142,7 +142,13 @@ pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome 
     match strict(&normalized, &CLAUDE_NATIVE) {
         Ok((sent, losses)) => Outcome {
             mode: widened_if(&losses),
-            wire: json!({"output_config": {"format": {"type": "json_schema", "schema": sent}}}),
+            wire: super::object([(
+                "output_config",
+                super::object([(
+                    "format",
+                    super::object([("type", Value::from("json_schema")), ("schema", sent)]),
+                )]),
+            )]),
             losses,
         },
         Err(Degrade(loss)) => prompt(loss),

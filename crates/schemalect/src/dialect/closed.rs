@@ -11,7 +11,6 @@
 
 use super::caps::{Capabilities, Rewrite, Support};
 use super::emit::Degrade;
-use super::normalize::admitted;
 use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions};
 use crate::pointer::Pointer;
@@ -51,7 +50,7 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, 
             Some(done) if !*done => *done = true,
             _ => continue,
         }
-        let admits = admitted(schema, id);
+        let admits = schema.admitted(id);
         let Some(node) = nodes.get_mut(id.index()) else {
             continue;
         };
@@ -150,7 +149,7 @@ fn push_children(node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
 /// not a union: these dialects need `type: "object"` at the root and refuse a root `anyOf`.
 pub(crate) fn object_root(schema: &Schema) -> Result<(), Loss> {
     let root = schema.root_node();
-    if admitted(schema, schema.root()) != TypeSet::of(JsonType::Object) {
+    if schema.admitted(schema.root()) != TypeSet::of(JsonType::Object) {
         return Err(Loss::new(
             &root.pointer,
             "type",

@@ -8,7 +8,6 @@
 //! back to a weaker mode.
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
-use super::normalize::admitted;
 use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::keywords::{self, Role};
 use crate::lower::Loss;
@@ -246,7 +245,7 @@ impl Emitter<'_> {
         }
         self.annotations(node, &mut out)?;
 
-        let admitted = admitted(self.schema, id);
+        let admitted = self.schema.admitted(id);
         if admitted.is_empty() {
             // Union branches that admit nothing are left out before this (exactly); anywhere
             // else there is no valid way to write "no value" for every provider.
@@ -704,7 +703,7 @@ impl Emitter<'_> {
         let live: Vec<NodeId> = ids
             .iter()
             .copied()
-            .filter(|id| !admitted(self.schema, *id).is_empty())
+            .filter(|id| !self.schema.admitted(*id).is_empty())
             .collect();
         if live.is_empty() {
             return Err(Self::degrade(

@@ -40,7 +40,7 @@ fn native(field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
     config.insert(field.into(), schema);
     Outcome {
         mode,
-        wire: json!({ "generationConfig": Value::Object(config) }),
+        wire: super::object([("generationConfig", Value::Object(config))]),
         losses,
     }
 }

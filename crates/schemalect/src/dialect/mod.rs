@@ -28,6 +28,18 @@ pub(crate) struct Outcome {
     pub losses: Vec<Loss>,
 }
 
+/// A JSON object of `entries`, moved in. Wire fragments are built with this rather than
+/// `serde_json::json!`, which serialises an interpolated `Value` into a new one: a deep copy of
+/// the whole lowered schema per request.
+pub(crate) fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
 /// True when every target sends `name` as given for [`LowerOptions::with_name`]:
 /// `[A-Za-z0-9_-]{1,64}` (OpenAI's rule, the strictest). Another name is replaced by one
 /// derived from the schema's `title`, so callers that want an error instead check it first.
@@ -131,7 +143,7 @@ fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Out
 /// True when every value the schema accepts is an object, so an object-only JSON mode
 /// (OpenAI `json_object`, Ollama `"json"`) cannot narrow.
 pub(crate) fn json_mode_allowed(schema: &Schema) -> bool {
-    let t = normalize::admitted(schema, schema.root());
+    let t = schema.admitted(schema.root());
     !t.is_empty() && t.intersect(TypeSet::of(JsonType::Object)) == t
 }
 

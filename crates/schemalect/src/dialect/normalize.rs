@@ -19,9 +19,8 @@ use crate::ir::{
 };
 use crate::lower::Loss;
 use crate::pointer::Pointer;
-use crate::value::{cmp_numbers, json_eq, TypeSet};
+use crate::value::{cmp_numbers, json_eq};
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// Which rewrites to apply.
 #[derive(Clone, Copy, Debug, Default)]
@@ -590,47 +589,6 @@ fn set<T>(v: &mut [T], i: usize, x: T) {
     }
 }
 
-/// Over-approximates the JSON types that can satisfy a node: its own `type`/`enum`/`const`,
-/// narrowed by `allOf` members and by the union of `anyOf`/`oneOf` branches. A type outside the
-/// result can never validate; a type inside it may.
-pub(crate) fn admitted(schema: &Schema, id: NodeId) -> TypeSet {
-    admitted_at(schema, id, 0, &mut HashMap::new())
-}
-
-/// `memo` holds each node's answer once computed: nodes are shared (references, inlined
-/// references, merges), and without it a DAG of shared nodes is walked as a tree of 2^n paths.
-fn admitted_at(
-    schema: &Schema,
-    id: NodeId,
-    depth: usize,
-    memo: &mut HashMap<NodeId, TypeSet>,
-) -> TypeSet {
-    if let Some(t) = memo.get(&id) {
-        return *t;
-    }
-    let node = schema.node(id);
-    let mut t = node.local_types();
-    // The front end bounds nesting, and so this recursion; the guard keeps it bounded for any
-    // IR, including rewritten ones. (Cut short, the answer is wider: still sound to memoise.)
-    if depth > 256 {
-        return t;
-    }
-    for m in node.all_of.iter().chain(node.reference.iter()) {
-        t = t.intersect(admitted_at(schema, *m, depth + 1, memo));
-    }
-    for union in [&node.any_of, &node.one_of] {
-        if !union.is_empty() {
-            let mut u = TypeSet::EMPTY;
-            for b in union {
-                u = u.union(admitted_at(schema, *b, depth + 1, memo));
-            }
-            t = t.intersect(u);
-        }
-    }
-    memo.insert(id, t);
-    t
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -729,15 +687,5 @@ mod tests {
         let n = flat(json!({"allOf": [{"pattern": "^a"}, {"pattern": "b$"}]}));
         assert_eq!(n.losses.len(), 1);
         assert_eq!(n.losses[0].keyword, "pattern");
-    }
-
-    #[test]
-    fn admitted_types() {
-        use crate::value::JsonType;
-        let s = schema(
-            json!({"anyOf": [{"type": "string"}, {"const": 1}], "allOf": [{"type": ["string", "integer", "null"]}]}),
-        );
-        let t = admitted(&s, s.root());
-        assert_eq!(t, TypeSet::of(JsonType::String).with(JsonType::Integer));
     }
 }

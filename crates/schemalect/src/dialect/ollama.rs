@@ -83,7 +83,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             };
             Outcome {
                 mode,
-                wire: json!({ "format": emitted.schema }),
+                wire: super::object([("format", emitted.schema)]),
                 losses,
             }
         }

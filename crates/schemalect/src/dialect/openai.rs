@@ -209,7 +209,10 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
             }
             spec.insert("schema".into(), sent);
             spec.insert("strict".into(), Value::Bool(true));
-            let format = json!({"type": "json_schema", "json_schema": spec});
+            let format = super::object([
+                ("type", Value::from("json_schema")),
+                ("json_schema", Value::Object(spec)),
+            ]);
             Outcome {
                 mode: if losses.is_empty() {
                     Mode::Exact

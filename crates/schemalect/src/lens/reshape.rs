@@ -8,7 +8,7 @@
 //! (dialects drop or refuse them anyway).
 
 use super::{Absent, Branch, Lens, PropLens, ShapeLens, Sides, UnionLens, KEY, VALUE};
-use crate::dialect::normalize::{admitted, inline_references, normalize, Rewrites};
+use crate::dialect::normalize::{inline_references, normalize, Rewrites};
 use crate::ir::{
     Additional, Annotations, ArrayRules, Enumeration, Node, NodeId, ObjectRules, Properties, Schema,
 };
@@ -157,7 +157,7 @@ impl Reshaper<'_> {
             // cannot follow down every level. Left as the source has it.
             return (id, Lens::Identity);
         }
-        let types = admitted(self.source, id);
+        let types = self.source.admitted(id);
         let is_union = !src.any_of.is_empty() || !src.one_of.is_empty();
 
         if !is_union && types.contains(JsonType::Object) {
@@ -340,7 +340,7 @@ impl Reshaper<'_> {
             types: Some(TypeSet::of(JsonType::Null)),
             ..Node::default()
         });
-        if admitted(self.source, source_id).contains(JsonType::Null) {
+        if self.source.admitted(source_id).contains(JsonType::Null) {
             let wrapper = self.push(object_node(&pointer, vec![(VALUE.into(), wire_id)]));
             let union = self.push(Node {
                 pointer,
@@ -528,7 +528,7 @@ impl Reshaper<'_> {
     /// else the reshaped node's own (reshaped nodes are typed).
     fn wire_types(&self, b: &Branch) -> TypeSet {
         if b.wire == b.source {
-            return admitted(self.source, b.source);
+            return self.source.admitted(b.source);
         }
         self.nodes
             .get(b.wire.index())

@@ -39,7 +39,7 @@ use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Sup
 use crate::dialect::emit::{
     declares_properties, full_match_safe, with_format_hint, Degrade, MAX_EMITTED_NODES,
 };
-use crate::dialect::normalize::{admitted, has_assertions_besides_unions, normalize, Rewrites};
+use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::Outcome;
 use crate::ir::{Additional, Bound, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions, Target};
@@ -321,7 +321,7 @@ impl Lowerer<'_> {
         if has_union {
             // Distribution gave up (two unions, or the node budget). The unions' types still
             // bound the node through `admitted`; the unions themselves are left out.
-            if admitted(self.schema, id).is_empty() {
+            if self.schema.admitted(id).is_empty() {
                 return Ok(Out::Nothing);
             }
             for (members, keyword) in [(&node.any_of, "anyOf"), (&node.one_of, "oneOf")] {
@@ -369,7 +369,7 @@ impl Lowerer<'_> {
         let mut nullable = false;
         for id in members {
             // A branch that admits only null is exact as `nullable` on another branch.
-            if admitted(self.schema, *id) == TypeSet::of(JsonType::Null) {
+            if self.schema.admitted(*id) == TypeSet::of(JsonType::Null) {
                 nullable = true;
                 continue;
             }
@@ -382,7 +382,7 @@ impl Lowerer<'_> {
 
     /// A node without unions: one branch per admitted type.
     fn typed(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
-        let types = admitted(self.schema, id).normalized();
+        let types = self.schema.admitted(id).normalized();
         if types.is_empty() {
             return Ok(Out::Nothing);
         }
