@@ -105,9 +105,22 @@ fn children(schema: &Schema, id: NodeId) -> Vec<NodeId> {
 pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
     let n = schema.len();
     let mut flags = vec![false; n];
+    // Most locations hold one schema without combinators: they are tracked by node, without
+    // hashing, and nothing at them can be unsafe (every name declared there is their own).
+    let mut seen_alone = vec![false; n];
     let mut seen: HashSet<Vec<NodeId>> = HashSet::new();
     let mut work: Vec<Vec<NodeId>> = vec![vec![schema.root()]];
     while let Some(group) = work.pop() {
+        if let [id] = group[..] {
+            if is_alone(schema, id) {
+                match seen_alone.get_mut(id.index()) {
+                    Some(s) if !*s => *s = true,
+                    _ => continue,
+                }
+                push_locations_below(schema, id, &mut work);
+                continue;
+            }
+        }
         let nodes = expand(schema, &group);
         if !seen.insert(nodes.clone()) {
             continue;
@@ -177,6 +190,32 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
         );
     }
     flags
+}
+
+/// True when a node is the only schema at its location: no combinators (references are not
+/// followed here).
+fn is_alone(schema: &Schema, id: NodeId) -> bool {
+    let n = schema.node(id);
+    n.all_of.is_empty() && n.any_of.is_empty() && n.one_of.is_empty()
+}
+
+/// The locations below a node that is alone at its own, as [`unsafe_to_close`] walks them.
+fn push_locations_below(schema: &Schema, id: NodeId, work: &mut Vec<Vec<NodeId>>) {
+    let n = schema.node(id);
+    if let Some(o) = &n.object {
+        work.extend(o.properties.iter().map(|(_, sub)| vec![sub]));
+        if let Additional::Schema(s) = o.additional {
+            work.push(vec![s]);
+        }
+    }
+    if let Some(a) = &n.array {
+        work.extend(
+            a.prefix_items
+                .iter()
+                .chain(a.items.iter())
+                .map(|sub| vec![*sub]),
+        );
+    }
 }
 
 /// The nodes written at one location: the group and everything its combinators reach, sorted

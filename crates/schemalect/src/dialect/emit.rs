@@ -99,10 +99,10 @@ pub(crate) const MAX_EMITTED_NODES: usize = 100_000;
 /// The JSON type names for a set, in a stable order.
 pub(crate) fn type_names(t: TypeSet) -> Value {
     let t = t.normalized();
-    let names: Vec<Value> = t.iter().map(|t| Value::from(t.name())).collect();
-    match names.len() {
-        1 => names.into_iter().next().unwrap_or(Value::Null),
-        _ => Value::Array(names),
+    let mut names = t.iter().map(|t| Value::from(t.name()));
+    match (t.len(), names.next()) {
+        (1, Some(only)) => only,
+        (_, first) => Value::Array(first.into_iter().chain(names).collect()),
     }
 }
 
