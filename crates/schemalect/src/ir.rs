@@ -316,6 +316,36 @@ impl Node {
         }
     }
 
+    /// How many keywords the node writes, about: what a lowering's map for it is allocated
+    /// with, so it does not grow (and rehash) key by key.
+    pub(crate) fn keyword_count(&self) -> usize {
+        let some = |present: bool| usize::from(present);
+        let annotations = self.annotations.as_deref().map_or(0, |a| {
+            some(a.title.is_some())
+                + some(a.description.is_some() || a.format.is_some())
+                + some(a.default.is_some())
+                + some(a.examples.is_some())
+        });
+        let string = self.string.as_deref().map_or(0, |s| {
+            some(s.min_length.is_some()) + some(s.max_length.is_some()) + some(s.pattern.is_some())
+        });
+        let number = self.number.as_deref().map_or(0, |n| {
+            some(n.lower.is_some()) + some(n.upper.is_some()) + some(n.multiple_of.is_some())
+        });
+        let array = self.array.as_deref().map_or(0, |a| {
+            1 + some(a.min_items.is_some()) + some(a.max_items.is_some()) + some(a.unique_items)
+        });
+        1 + annotations
+            + some(self.enumeration.is_some() || self.constant.is_some())
+            + string
+            + number
+            + array
+            + self.object.as_ref().map_or(0, |_| 3)
+            + some(!self.any_of.is_empty() || !self.one_of.is_empty())
+            + some(!self.all_of.is_empty())
+            + some(self.not.is_some())
+    }
+
     /// `description`, if any.
     pub fn description(&self) -> Option<&str> {
         self.annotations.as_ref()?.description.as_deref()

@@ -200,7 +200,7 @@ impl Emitter<'_> {
 
     fn node(&mut self, id: NodeId, depth: usize) -> Result<Map<String, Value>, Degrade> {
         let node = self.schema.node(id);
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(node.keyword_count());
         if depth > 512 {
             return Err(Self::degrade(
                 node,
@@ -350,7 +350,7 @@ impl Emitter<'_> {
         let rules = node.object.as_deref();
         if let Some(rules) = rules {
             if !rules.properties.is_empty() || out.contains_key("type") || admits_objects {
-                let mut props = Map::new();
+                let mut props = Map::with_capacity(rules.properties.len());
                 for (name, id) in rules.properties.iter() {
                     props.insert(name.to_owned(), Value::Object(self.node(id, depth + 1)?));
                 }

@@ -172,8 +172,10 @@ fn type_name(t: JsonType) -> &'static str {
     }
 }
 
-fn typed(t: JsonType) -> Map<String, Value> {
-    let mut m = Map::new();
+/// A `Schema` node of type `t` for `node`, allocated for the fields it will carry (one more
+/// for `nullable`).
+fn typed(t: JsonType, node: &Node) -> Map<String, Value> {
+    let mut m = Map::with_capacity(node.keyword_count() + 1);
     m.insert("type".into(), Value::from(type_name(t)));
     m
 }
@@ -407,7 +409,7 @@ impl Lowerer<'_> {
                 JsonType::String => (self.string(node, literals), true),
                 JsonType::Integer | JsonType::Number => self.number(node, t, literals),
                 JsonType::Boolean => (
-                    Out::Node(typed(JsonType::Boolean)),
+                    Out::Node(typed(JsonType::Boolean, node)),
                     literals.is_none_or(both_booleans),
                 ),
                 JsonType::Array => (self.array(node, depth)?, literals.is_none()),
@@ -448,7 +450,7 @@ impl Lowerer<'_> {
             Some(m) => m,
             None if nullable => {
                 self.loss(node, null_keyword, "admits only null, sent as a nullable STRING: the NULL type is too recent to rely on");
-                typed(JsonType::String)
+                typed(JsonType::String, node)
             }
             None => return Out::Nothing,
         };
@@ -479,7 +481,7 @@ impl Lowerer<'_> {
     }
 
     fn string(&mut self, node: &Node, literals: Option<&[&Value]>) -> Out {
-        let mut m = typed(JsonType::String);
+        let mut m = typed(JsonType::String, node);
         if let Some(lits) = literals {
             // A set, not a scan of the list: enums run to the limit's thousands of values.
             let mut seen = HashSet::new();
@@ -526,7 +528,7 @@ impl Lowerer<'_> {
     /// An INTEGER or NUMBER branch, and whether the node's numeric literals (if any) are
     /// enforced exactly.
     fn number(&mut self, node: &Node, t: JsonType, literals: Option<&[&Value]>) -> (Out, bool) {
-        let mut m = typed(t);
+        let mut m = typed(t, node);
         let rules = node.number.as_deref();
         let mut lower = rules.and_then(|r| r.lower.clone());
         let mut upper = rules.and_then(|r| r.upper.clone());
@@ -654,9 +656,9 @@ impl Lowerer<'_> {
                 "positions not enforced: every item may match any position's schema",
             );
         }
-        let mut m = typed(JsonType::Array);
+        let mut m = typed(JsonType::Array, node);
         // With no position left, only the empty array is valid and `items` never applies.
-        let items = union_of(positions).unwrap_or_else(|| typed(JsonType::String));
+        let items = union_of(positions).unwrap_or_else(|| typed(JsonType::String, node));
         m.insert("items".into(), Value::Object(items));
         for (keyword, n) in [("minItems", min), ("maxItems", cap)] {
             let Some(n) = n else { continue };
@@ -729,7 +731,7 @@ impl Lowerer<'_> {
                 self.loss(node, "required", "names a property that `properties` does not declare; not sent (the provider closes objects to their declared properties)");
             }
         }
-        let mut m = typed(JsonType::Object);
+        let mut m = typed(JsonType::Object, node);
         m.insert("properties".into(), Value::Object(properties));
         m.insert("propertyOrdering".into(), Value::Array(ordering));
         if !required.is_empty() {
