@@ -3,8 +3,10 @@
 //! Nodes live in an arena and refer to each other by [`NodeId`], so one node can be used from
 //! many places and a reference can point back up the tree (the extended subset needs both) while
 //! the validator and the lowerings stay simple walks. Keyword groups that most nodes lack are
-//! boxed, which keeps a node small: the IR of a schema should cost no more memory than its
-//! `serde_json::Value`.
+//! behind pointers, which keeps a node small: the IR of a schema should cost no more memory than
+//! its `serde_json::Value`. The pointers are shared (`Arc`): every lowering rewrites a copy of
+//! the arena (merging `allOf`, making types explicit), and a copy that shares what it does not
+//! change costs a reference count per group instead of a deep copy of names and values.
 
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
@@ -263,17 +265,17 @@ pub struct Node {
     /// `type`, when given.
     pub types: Option<TypeSet>,
     /// `enum`.
-    pub enumeration: Option<Box<Enumeration>>,
+    pub enumeration: Option<Arc<Enumeration>>,
     /// `const`.
-    pub constant: Option<Box<Value>>,
+    pub constant: Option<Arc<Value>>,
     /// `minLength`, `maxLength`, `pattern`.
-    pub string: Option<Box<StringRules>>,
+    pub string: Option<Arc<StringRules>>,
     /// `minimum`, `maximum`, `exclusive*`, `multipleOf`.
-    pub number: Option<Box<NumberRules>>,
+    pub number: Option<Arc<NumberRules>>,
     /// `prefixItems`, `items`, `minItems`, `maxItems`, `uniqueItems`.
-    pub array: Option<Box<ArrayRules>>,
+    pub array: Option<Arc<ArrayRules>>,
     /// `properties`, `required`, `additionalProperties`.
-    pub object: Option<Box<ObjectRules>>,
+    pub object: Option<Arc<ObjectRules>>,
     /// `allOf`.
     pub all_of: Vec<NodeId>,
     /// `anyOf`.
@@ -286,7 +288,7 @@ pub struct Node {
     /// node's other keywords (2020-12), possibly back up the tree (recursion).
     pub reference: Option<NodeId>,
     /// `title`, `description`, `default`, `examples`, `format`, `$schema`, `$id`.
-    pub annotations: Option<Box<Annotations>>,
+    pub annotations: Option<Arc<Annotations>>,
 }
 
 impl Node {

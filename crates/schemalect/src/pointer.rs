@@ -4,49 +4,64 @@
 //! segment at a time, so the walk never has to re-derive a location after the fact.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// A JSON Pointer such as `/properties/a~1b/items`. The empty pointer is the document root.
+///
+/// The text is shared: every node of the IR carries its pointer, every loss and error copies
+/// one, and rewritten copies of the IR copy all of them, so a copy is a reference count.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Pointer(String);
+pub struct Pointer(
+    /// `None` for the root, so the root needs no allocation and there is one way to spell it.
+    Option<Arc<str>>,
+);
 
 impl Pointer {
     /// The document root, as a constant.
-    pub const EMPTY: Pointer = Pointer(String::new());
+    pub const EMPTY: Pointer = Pointer(None);
 
     /// The pointer to the document root (`""`).
     pub fn root() -> Self {
-        Pointer(String::new())
+        Pointer(None)
+    }
+
+    fn from_text(text: String) -> Self {
+        if text.is_empty() {
+            Pointer(None)
+        } else {
+            Pointer(Some(Arc::from(text)))
+        }
     }
 
     /// This pointer extended by one reference token, escaped per RFC 6901.
     pub fn join(&self, token: &str) -> Self {
-        let mut s = String::with_capacity(self.0.len() + token.len() + 1);
-        s.push_str(&self.0);
+        let mut s = String::with_capacity(self.as_str().len() + token.len() + 1);
+        s.push_str(self.as_str());
         push_token(&mut s, token);
-        Pointer(s)
+        Pointer::from_text(s)
     }
 
     /// This pointer extended by an array index.
     pub fn index(&self, i: usize) -> Self {
-        let mut s = self.0.clone();
+        let mut s = self.as_str().to_owned();
         s.push('/');
         s.push_str(&i.to_string());
-        Pointer(s)
+        Pointer::from_text(s)
     }
 
     /// The pointer text; `""` for the root.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.as_deref().unwrap_or("")
     }
 
     /// True for the document root.
     pub fn is_root(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_none()
     }
 
     /// The unescaped reference tokens of this pointer.
     pub fn tokens(&self) -> impl Iterator<Item = String> + '_ {
-        self.0
+        self.as_str()
             .split('/')
             .skip(1)
             .map(|t| t.replace("~1", "/").replace("~0", "~"))
@@ -55,7 +70,7 @@ impl Pointer {
     /// Parses pointer text; `None` unless it is empty or starts with `/`.
     pub fn parse(text: &str) -> Option<Self> {
         if text.is_empty() || text.starts_with('/') {
-            Some(Pointer(text.to_owned()))
+            Some(Pointer::from_text(text.to_owned()))
         } else {
             None
         }
@@ -63,7 +78,7 @@ impl Pointer {
 
     /// Consumes the pointer into its text.
     pub fn into_string(self) -> String {
-        self.0
+        self.as_str().to_owned()
     }
 }
 
@@ -81,23 +96,23 @@ pub(crate) fn push_token(s: &mut String, token: &str) {
 
 impl fmt::Display for Pointer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
+        if self.is_root() {
             f.write_str("/")
         } else {
-            f.write_str(&self.0)
+            f.write_str(self.as_str())
         }
     }
 }
 
 impl AsRef<str> for Pointer {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl From<Pointer> for String {
     fn from(p: Pointer) -> String {
-        p.0
+        p.into_string()
     }
 }
 

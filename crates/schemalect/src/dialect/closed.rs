@@ -17,6 +17,7 @@ use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The schema after the pre-pass, and what the pre-pass relaxed.
 pub(crate) struct Prepared {
@@ -101,19 +102,23 @@ fn reshape(
         }
         node.types = Some(admits);
     }
-    if let Some(rules) = node.object.as_deref_mut() {
-        if rules.additional == Additional::Forbidden {
-            let declared = &rules.properties;
-            let before = rules.required.len();
-            rules.required.retain(|name| declared.contains(name));
-            if rules.required.len() != before {
-                losses.push(Loss::new(
-                    &node.pointer,
-                    "required",
-                    "lists names that no property declares while `additionalProperties` is false, so no object satisfies it; those names are not sent (providers refuse them)",
-                ));
-            }
-        }
+    // Checked first: the rules are shared with the source, and copied only to change them.
+    let undeclared_required = node.object.as_deref().is_some_and(|rules| {
+        rules.additional == Additional::Forbidden
+            && rules
+                .required
+                .iter()
+                .any(|name| !rules.properties.contains(name))
+    });
+    if let Some(rules) = node.object.as_mut().filter(|_| undeclared_required) {
+        let rules = Arc::make_mut(rules);
+        let declared = &rules.properties;
+        rules.required.retain(|name| declared.contains(name));
+        losses.push(Loss::new(
+            &node.pointer,
+            "required",
+            "lists names that no property declares while `additionalProperties` is false, so no object satisfies it; those names are not sent (providers refuse them)",
+        ));
     }
     let is_union = !node.any_of.is_empty() || !node.one_of.is_empty();
     if !is_union

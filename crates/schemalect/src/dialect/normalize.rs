@@ -21,6 +21,7 @@ use crate::lower::Loss;
 use crate::pointer::Pointer;
 use crate::value::{cmp_numbers, json_eq};
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// Which rewrites to apply.
 #[derive(Clone, Copy, Debug, Default)]
@@ -189,7 +190,7 @@ impl Merger {
                     self.loss(&b.pointer, "enum", "conjoined with another `enum` with no common value; the other `enum` is kept alone");
                     Some(x.clone())
                 } else {
-                    Some(Box::new(Enumeration::new(kept)))
+                    Some(Arc::new(Enumeration::new(kept)))
                 }
             }
             (x, y) => x.clone().or_else(|| y.clone()),
@@ -210,11 +211,11 @@ impl Merger {
         n.string = self.strings(a, b);
         n.number = self.numbers(a, b);
         n.array = match (&a.array, &b.array) {
-            (Some(x), Some(y)) => Some(Box::new(self.arrays(x, y)?)),
+            (Some(x), Some(y)) => Some(Arc::new(self.arrays(x, y)?)),
             (x, y) => x.clone().or_else(|| y.clone()),
         };
         n.object = match (&a.object, &b.object) {
-            (Some(x), Some(y)) => Some(Box::new(self.objects(x, y, &b.pointer)?)),
+            (Some(x), Some(y)) => Some(Arc::new(self.objects(x, y, &b.pointer)?)),
             (x, y) => x.clone().or_else(|| y.clone()),
         };
         n.all_of = a.all_of.iter().chain(b.all_of.iter()).copied().collect();
@@ -241,7 +242,7 @@ impl Merger {
         Some(n)
     }
 
-    fn strings(&mut self, a: &Node, b: &Node) -> Option<Box<StringRules>> {
+    fn strings(&mut self, a: &Node, b: &Node) -> Option<Arc<StringRules>> {
         let (x, y) = match (&a.string, &b.string) {
             (Some(x), Some(y)) => (x, y),
             (x, y) => return x.clone().or_else(|| y.clone()),
@@ -257,14 +258,14 @@ impl Merger {
             }
             (p, q) => p.clone().or_else(|| q.clone()),
         };
-        Some(Box::new(StringRules {
+        Some(Arc::new(StringRules {
             min_length: max_opt(x.min_length, y.min_length),
             max_length: min_opt(x.max_length, y.max_length),
             pattern,
         }))
     }
 
-    fn numbers(&mut self, a: &Node, b: &Node) -> Option<Box<NumberRules>> {
+    fn numbers(&mut self, a: &Node, b: &Node) -> Option<Arc<NumberRules>> {
         let (x, y) = match (&a.number, &b.number) {
             (Some(x), Some(y)) => (x, y),
             (x, y) => return x.clone().or_else(|| y.clone()),
@@ -283,7 +284,7 @@ impl Merger {
             },
             (p, q) => p.or(q),
         };
-        Some(Box::new(NumberRules {
+        Some(Arc::new(NumberRules {
             lower: tighter(&x.lower, &y.lower, Ordering::Greater),
             upper: tighter(&x.upper, &y.upper, Ordering::Less),
             multiple_of,

@@ -16,6 +16,7 @@ use crate::lower::Loss;
 use crate::value::{json_eq, json_hash, JsonType, TypeSet};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Which reshapings a target needs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,7 +99,7 @@ fn object_node(pointer: &crate::Pointer, props: Vec<(Box<str>, NodeId)>) -> Node
     Node {
         pointer: pointer.clone(),
         types: Some(TypeSet::of(JsonType::Object)),
-        object: Some(Box::new(ObjectRules {
+        object: Some(Arc::new(ObjectRules {
             properties: Properties::new(props),
             required,
             additional: Additional::Forbidden,
@@ -236,7 +237,7 @@ impl Reshaper<'_> {
                 rules.required = entries.iter().map(|(n, _)| n.clone()).collect();
             }
             rules.properties = Properties::new(entries);
-            node.object = Some(Box::new(rules));
+            node.object = Some(Arc::new(rules));
         }
         let free_items =
             types.contains(JsonType::Array) && src.array.as_ref().is_none_or(|a| a.items.is_none());
@@ -264,7 +265,7 @@ impl Reshaper<'_> {
                 shape.items = lens;
                 changed = true;
             }
-            node.array = Some(Box::new(rules));
+            node.array = Some(Arc::new(rules));
         }
         if !changed {
             return (id, Lens::Identity);
@@ -309,7 +310,7 @@ impl Reshaper<'_> {
         };
         if let Some(c) = node.constant.take() {
             match lens.encode(&c, sides) {
-                Ok(v) => node.constant = Some(Box::new(v)),
+                Ok(v) => node.constant = Some(Arc::new(v)),
                 Err(_) => self.losses.push(Loss::new(
                     &node.pointer,
                     "const",
@@ -321,7 +322,7 @@ impl Reshaper<'_> {
             let encoded: Result<Vec<Value>, _> =
                 e.values.iter().map(|v| lens.encode(v, sides)).collect();
             match encoded {
-                Ok(values) => node.enumeration = Some(Box::new(Enumeration::new(values))),
+                Ok(values) => node.enumeration = Some(Arc::new(Enumeration::new(values))),
                 Err(_) => self.losses.push(Loss::new(
                     &node.pointer,
                     "enum",
@@ -397,7 +398,7 @@ impl Reshaper<'_> {
         let list = self.push(Node {
             pointer: src.pointer.clone(),
             types: Some(t),
-            array: Some(Box::new(ArrayRules {
+            array: Some(Arc::new(ArrayRules {
                 items: Some(entry),
                 ..ArrayRules::default()
             })),
@@ -416,7 +417,7 @@ impl Reshaper<'_> {
         let id = self.push(Node {
             pointer: src.pointer.clone(),
             types: Some(TypeSet::of(JsonType::String)),
-            annotations: Some(Box::new(Annotations {
+            annotations: Some(Arc::new(Annotations {
                 title: src.title().map(Into::into),
                 description: Some(description.into()),
                 ..Annotations::default()
@@ -432,7 +433,7 @@ impl Reshaper<'_> {
         let id = self.push(Node {
             pointer: array.pointer.join("items"),
             types: Some(TypeSet::of(JsonType::String)),
-            annotations: Some(Box::new(Annotations {
+            annotations: Some(Arc::new(Annotations {
                 description: Some("JSON text".into()),
                 ..Annotations::default()
             })),

@@ -18,6 +18,7 @@ use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// How to parse.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -411,12 +412,12 @@ impl Parser {
                     );
                 }
                 if self.literal_ok(value, at, name) {
-                    node.enumeration = Some(Box::new(Enumeration::new(items.clone())));
+                    node.enumeration = Some(Arc::new(Enumeration::new(items.clone())));
                 }
             }
             "const" => {
                 if self.literal_ok(value, at, name) {
-                    node.constant = Some(Box::new(value.clone()));
+                    node.constant = Some(Arc::new(value.clone()));
                 }
             }
             "pattern" => {
@@ -802,23 +803,23 @@ fn decode_fragment(text: &str) -> Option<String> {
 }
 
 fn string_rules(node: &mut Node) -> &mut StringRules {
-    node.string.get_or_insert_with(Box::default)
+    Arc::make_mut(node.string.get_or_insert_with(Default::default))
 }
 
 fn number_rules(node: &mut Node) -> &mut NumberRules {
-    node.number.get_or_insert_with(Box::default)
+    Arc::make_mut(node.number.get_or_insert_with(Default::default))
 }
 
 fn array_rules(node: &mut Node) -> &mut ArrayRules {
-    node.array.get_or_insert_with(Box::default)
+    Arc::make_mut(node.array.get_or_insert_with(Default::default))
 }
 
 fn object_rules(node: &mut Node) -> &mut ObjectRules {
-    node.object.get_or_insert_with(Box::default)
+    Arc::make_mut(node.object.get_or_insert_with(Default::default))
 }
 
 fn annotations(node: &mut Node) -> &mut Annotations {
-    node.annotations.get_or_insert_with(Box::default)
+    Arc::make_mut(node.annotations.get_or_insert_with(Default::default))
 }
 
 #[cfg(test)]
