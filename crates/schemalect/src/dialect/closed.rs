@@ -16,7 +16,6 @@ use crate::lower::{Loss, LowerOptions};
 use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The schema after the pre-pass, and what the pre-pass relaxed.
@@ -200,36 +199,40 @@ pub(crate) fn census(schema: &Value) -> Census {
         let Value::Object(map) = node else {
             continue;
         };
-        let types = types_of(map);
-        let container = types.iter().any(|t| *t == "object" || *t == "array");
+        let f = Fields::of(map);
+        let (mut types, mut container, mut object) = (0, false, false);
+        for t in f.types() {
+            types += 1;
+            container |= t == "object" || t == "array";
+            object |= t == "object";
+        }
         let level = level + usize::from(container);
         c.depth = c.depth.max(level);
-        if map.contains_key("anyOf") || types.len() > 1 {
+        if f.has_any_of || types > 1 {
             c.unions += 1;
         }
-        let props = map.get("properties").and_then(Value::as_object);
-        if let Some(props) = props {
+        if let Some(props) = f.properties {
             c.properties += props.len();
             c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
-            // Hashed: a scan of `required` per property is quadratic on wide objects.
-            let required: HashSet<&str> = map
-                .get("required")
-                .and_then(Value::as_array)
+            // Sorted, not scanned per property: a scan is quadratic on wide objects.
+            let mut required: Vec<&str> = f
+                .required
                 .map(|r| r.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
+            required.sort_unstable();
             c.optional += props
                 .keys()
-                .filter(|k| !required.contains(k.as_str()))
+                .filter(|k| required.binary_search(&k.as_str()).is_err())
                 .count();
             stack.extend(props.values().map(|v| (v, level)));
         }
-        if types.contains(&"object")
-            && map.get("additionalProperties") == Some(&Value::Bool(false))
-            && props.is_none_or(Map::is_empty)
+        if object
+            && f.additional == Some(&Value::Bool(false))
+            && f.properties.is_none_or(Map::is_empty)
         {
             c.empty_closed_objects += 1;
         }
-        if let Some(values) = map.get("enum").and_then(Value::as_array) {
+        if let Some(values) = f.enumeration {
             c.enum_values += values.len();
             let chars: usize = values.iter().map(value_chars).sum();
             c.chars += chars;
@@ -237,17 +240,63 @@ pub(crate) fn census(schema: &Value) -> Census {
                 c.large_string_enum_chars = c.large_string_enum_chars.max(chars);
             }
         }
-        if let Some(items) = map.get("items") {
+        if let Some(items) = f.items {
             stack.push((items, level));
         }
-        if let Some(branches) = map.get("anyOf").and_then(Value::as_array) {
+        if let Some(branches) = f.any_of {
             stack.extend(branches.iter().map(|b| (b, level)));
         }
-        if let Some(extra @ Value::Object(_)) = map.get("additionalProperties") {
+        if let Some(extra @ Value::Object(_)) = f.additional {
             stack.push((extra, level));
         }
     }
     c
+}
+
+/// The keywords of an emitted node that the census reads, found in one pass over its members:
+/// a lookup per keyword would hash each name again, for every node of every lowering.
+#[derive(Default)]
+struct Fields<'a> {
+    types: Option<&'a Value>,
+    properties: Option<&'a Map<String, Value>>,
+    required: Option<&'a Vec<Value>>,
+    enumeration: Option<&'a Vec<Value>>,
+    items: Option<&'a Value>,
+    has_any_of: bool,
+    any_of: Option<&'a Vec<Value>>,
+    additional: Option<&'a Value>,
+}
+
+impl<'a> Fields<'a> {
+    fn of(map: &'a Map<String, Value>) -> Self {
+        let mut f = Fields::default();
+        for (keyword, v) in map {
+            match keyword.as_str() {
+                "type" => f.types = Some(v),
+                "properties" => f.properties = v.as_object(),
+                "required" => f.required = v.as_array(),
+                "enum" => f.enumeration = v.as_array(),
+                "items" => f.items = Some(v),
+                "anyOf" => {
+                    f.has_any_of = true;
+                    f.any_of = v.as_array();
+                }
+                "additionalProperties" => f.additional = Some(v),
+                _ => {}
+            }
+        }
+        f
+    }
+
+    /// The type names the node declares.
+    fn types(&self) -> impl Iterator<Item = &'a str> {
+        let (one, list) = match self.types {
+            Some(Value::String(t)) => (Some(t.as_str()), None),
+            Some(Value::Array(ts)) => (None, Some(ts.iter().filter_map(Value::as_str))),
+            _ => (None, None),
+        };
+        one.into_iter().chain(list.into_iter().flatten())
+    }
 }
 
 /// The type names a node declares.

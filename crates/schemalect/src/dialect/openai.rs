@@ -298,11 +298,21 @@ fn complete_closed_objects(schema: &mut Value) {
         let Value::Object(map) = node else {
             continue;
         };
-        if map.get("additionalProperties") == Some(&Value::Bool(false)) {
-            if !map.contains_key("properties") {
+        // One pass over the members rather than three hashed lookups per node.
+        let (mut closed, mut has_properties, mut has_required) = (false, false, false);
+        for (keyword, v) in map.iter() {
+            match keyword.as_str() {
+                "additionalProperties" => closed = *v == Value::Bool(false),
+                "properties" => has_properties = true,
+                "required" => has_required = true,
+                _ => {}
+            }
+        }
+        if closed && !(has_properties && has_required) {
+            if !has_properties {
                 map.insert("properties".into(), Value::Object(Map::new()));
             }
-            if !map.contains_key("required") {
+            if !has_required {
                 let names = map
                     .get("properties")
                     .and_then(Value::as_object)
