@@ -567,6 +567,7 @@ pub mod limits;
 pub mod lower;
 pub mod pattern;
 pub mod pointer;
+mod seen;
 pub mod subset;
 mod validate;
 pub mod value;

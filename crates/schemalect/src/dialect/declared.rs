@@ -22,6 +22,7 @@
 //! Results are keyed by source pointer, which survives inlining and normalisation.
 
 use crate::ir::{Additional, NodeId, Schema};
+use crate::seen::Distinct;
 use std::collections::{HashMap, HashSet};
 
 /// Past this many distinct locations the analysis gives up and calls every open object unsafe.
@@ -221,17 +222,16 @@ fn push_locations_below(schema: &Schema, id: NodeId, work: &mut Vec<Vec<NodeId>>
 /// The nodes written at one location: the group and everything its combinators reach, sorted
 /// and without repeats (references are not followed, as the harness does not).
 fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
-    let mut out: Vec<NodeId> = Vec::new();
-    let mut visited: HashSet<NodeId> = HashSet::new();
+    let mut seen = Distinct::new();
     let mut stack: Vec<NodeId> = group.to_vec();
     while let Some(id) = stack.pop() {
-        if !visited.insert(id) {
+        if !seen.insert(id) {
             continue;
         }
-        out.push(id);
         let n = schema.node(id);
         stack.extend(n.all_of.iter().chain(&n.any_of).chain(&n.one_of).copied());
     }
+    let mut out = seen.into_vec();
     out.sort_unstable();
     out
 }

@@ -727,7 +727,7 @@ pub(crate) fn with_format_hint(description: Option<&str>, format: &str) -> Strin
 /// True when a node or anything its combinators reach declares object properties. Each node
 /// is looked at once: combinator members may be shared, and a DAG walked as a tree is 2^n.
 pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> bool {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::seen::Distinct::new();
     let mut stack = vec![(id, depth)];
     while let Some((id, depth)) = stack.pop() {
         if !seen.insert(id) {

@@ -43,6 +43,7 @@ use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrit
 use crate::dialect::Outcome;
 use crate::ir::{Additional, Bound, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions, Target};
+use crate::seen::Distinct;
 use crate::value::{cmp_numbers, is_integer, num, JsonType, Num, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -483,12 +484,12 @@ impl Lowerer<'_> {
     fn string(&mut self, node: &Node, literals: Option<&[&Value]>) -> Out {
         let mut m = typed(JsonType::String, node);
         if let Some(lits) = literals {
-            // A set, not a scan of the list: enums run to the limit's thousands of values.
-            let mut seen = HashSet::new();
             let values: Vec<Value> = lits
                 .iter()
                 .filter_map(|v| v.as_str())
-                .filter(|s| seen.insert(*s))
+                .collect::<Distinct<&str>>()
+                .into_vec()
+                .into_iter()
                 .map(Value::from)
                 .collect();
             if values.is_empty() {
@@ -704,10 +705,11 @@ impl Lowerer<'_> {
                 degrade(node, "additionalProperties", "admits objects whose members it does not declare (a map or an unconstrained object), and an OBJECT must list its properties and is closed to them")
             });
         };
-        // Hashed: `is_required` scans the list, quadratic over a hostile object.
-        let required_names: HashSet<&str> = rules.required.iter().map(|r| &**r).collect();
-        let mut properties = Map::new();
-        let mut ordering = Vec::new();
+        // Hashed, and only once a property admits nothing: `is_required` scans the list,
+        // quadratic over a hostile object.
+        let mut required_names: Option<HashSet<&str>> = None;
+        let mut properties = Map::with_capacity(rules.properties.len());
+        let mut ordering = Vec::with_capacity(rules.properties.len());
         for (name, id) in rules.properties.iter() {
             match self.node(id, depth + 1)? {
                 Out::Node(p) => {
@@ -716,7 +718,13 @@ impl Lowerer<'_> {
                 }
                 // A required property that admits nothing makes the object admit nothing; an
                 // optional one can never be present, so leaving it out is exact.
-                Out::Nothing if required_names.contains(name) => return Ok(Out::Nothing),
+                Out::Nothing
+                    if required_names
+                        .get_or_insert_with(|| rules.required.iter().map(|r| &**r).collect())
+                        .contains(name) =>
+                {
+                    return Ok(Out::Nothing)
+                }
                 Out::Nothing => {}
             }
         }
