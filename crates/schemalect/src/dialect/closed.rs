@@ -256,19 +256,19 @@ pub(crate) fn census(schema: &Value) -> Census {
 /// The keywords of an emitted node that the census reads, found in one pass over its members:
 /// a lookup per keyword would hash each name again, for every node of every lowering.
 #[derive(Default)]
-struct Fields<'a> {
+pub(crate) struct Fields<'a> {
     types: Option<&'a Value>,
-    properties: Option<&'a Map<String, Value>>,
+    pub properties: Option<&'a Map<String, Value>>,
     required: Option<&'a Vec<Value>>,
     enumeration: Option<&'a Vec<Value>>,
-    items: Option<&'a Value>,
+    pub items: Option<&'a Value>,
     has_any_of: bool,
-    any_of: Option<&'a Vec<Value>>,
+    pub any_of: Option<&'a Vec<Value>>,
     additional: Option<&'a Value>,
 }
 
 impl<'a> Fields<'a> {
-    fn of(map: &'a Map<String, Value>) -> Self {
+    pub(crate) fn of(map: &'a Map<String, Value>) -> Self {
         let mut f = Fields::default();
         for (keyword, v) in map {
             match keyword.as_str() {
@@ -289,22 +289,13 @@ impl<'a> Fields<'a> {
     }
 
     /// The type names the node declares.
-    fn types(&self) -> impl Iterator<Item = &'a str> {
+    pub(crate) fn types(&self) -> impl Iterator<Item = &'a str> {
         let (one, list) = match self.types {
             Some(Value::String(t)) => (Some(t.as_str()), None),
             Some(Value::Array(ts)) => (None, Some(ts.iter().filter_map(Value::as_str))),
             _ => (None, None),
         };
         one.into_iter().chain(list.into_iter().flatten())
-    }
-}
-
-/// The type names a node declares.
-pub(crate) fn types_of(map: &Map<String, Value>) -> Vec<&str> {
-    match map.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
     }
 }
 

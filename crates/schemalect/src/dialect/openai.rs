@@ -15,7 +15,7 @@
 //! other rules, so their tables send only the structural core every strict upstream accepts.
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
-use super::closed::{self, census, root_loss, types_of};
+use super::closed::{self, census, root_loss, Fields};
 use super::emit::{emit, Closure, Degrade, JsonDialect};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
@@ -382,16 +382,15 @@ fn shared_first_key(schema: &Value) -> Option<String> {
         let Value::Object(map) = node else {
             continue;
         };
-        if let Some(branches) = map.get("anyOf").and_then(Value::as_array) {
+        let f = Fields::of(map);
+        if let Some(branches) = f.any_of {
             let mut firsts: Vec<(&String, Value)> = Vec::new();
             for branch in branches.iter().filter_map(Value::as_object) {
-                if !types_of(branch).contains(&"object") {
+                let b = Fields::of(branch);
+                if !b.types().any(|t| t == "object") {
                     continue;
                 }
-                let first = branch
-                    .get("properties")
-                    .and_then(Value::as_object)
-                    .and_then(|p| p.iter().next());
+                let first = b.properties.and_then(|p| p.iter().next());
                 if let Some((name, sub)) = first {
                     let sub = without_annotations(sub, 0);
                     if firsts.iter().any(|(n, s)| *n == name && *s == sub) {
@@ -402,10 +401,10 @@ fn shared_first_key(schema: &Value) -> Option<String> {
             }
             stack.extend(branches);
         }
-        if let Some(props) = map.get("properties").and_then(Value::as_object) {
+        if let Some(props) = f.properties {
             stack.extend(props.values());
         }
-        if let Some(items) = map.get("items") {
+        if let Some(items) = f.items {
             stack.push(items);
         }
     }
