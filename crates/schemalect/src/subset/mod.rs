@@ -394,6 +394,120 @@ impl Parser {
         depth: usize,
     ) {
         match name {
+            "items" => {
+                if let (Some(list), Subset::Extended) = (value.as_array(), self.subset) {
+                    let base = at.join(name);
+                    let ids: Vec<NodeId> = list
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
+                        .collect();
+                    let rules = array_rules(node);
+                    if !rules.prefix_items.is_empty() {
+                        return self.shape(
+                            at,
+                            name,
+                            shape,
+                            Some("a list under `items` next to `prefixItems`".into()),
+                        );
+                    }
+                    rules.prefix_items = ids;
+                    pending.tuple = true;
+                    return;
+                }
+                if value.is_array() {
+                    return self.shape(
+                        at,
+                        name,
+                        shape,
+                        Some(
+                            "a list under `items` is the pre-2020-12 tuple form; use `prefixItems`"
+                                .into(),
+                        ),
+                    );
+                }
+                let child = self.schema(value, at.join(name), name, depth + 1);
+                array_rules(node).items = child;
+            }
+            "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
+                let Some(list) = value.as_array().filter(|a| !a.is_empty()) else {
+                    return self.shape(at, name, shape, None);
+                };
+                let base = at.join(name);
+                let ids: Vec<NodeId> = list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
+                    .collect();
+                match name {
+                    "prefixItems" if pending.tuple => self.shape(
+                        at,
+                        name,
+                        shape,
+                        Some("`prefixItems` next to a list under `items`".into()),
+                    ),
+                    "prefixItems" => array_rules(node).prefix_items = ids,
+                    "anyOf" => node.any_of = ids,
+                    "oneOf" => node.one_of = ids,
+                    _ => node.all_of = ids,
+                }
+            }
+            "not" => node.not = self.schema(value, at.join(name), name, depth + 1),
+            "properties" => {
+                let Some(map) = value.as_object() else {
+                    return self.shape(at, name, shape, None);
+                };
+                let base = at.join(name);
+                let mut entries = Vec::with_capacity(map.len());
+                for (prop, sub) in map {
+                    if let Some(id) = self.schema(sub, base.join(prop), name, depth + 1) {
+                        entries.push((Box::<str>::from(prop.as_str()), id));
+                    }
+                }
+                object_rules(node).properties = Properties::new(entries);
+            }
+            "additionalProperties" => {
+                let additional = match value {
+                    Value::Bool(true) => Additional::Allowed,
+                    Value::Bool(false) => Additional::Forbidden,
+                    Value::Object(_) => match self.schema(value, at.join(name), name, depth + 1) {
+                        Some(id) => Additional::Schema(id),
+                        None => return,
+                    },
+                    _ => return self.shape(at, name, shape, None),
+                };
+                object_rules(node).additional = additional;
+            }
+            "$defs" | "definitions" => {
+                // Containers: their schemas are parsed (fail-closed like any other) and become
+                // reference targets; they assert nothing where they stand.
+                let Some(map) = value.as_object() else {
+                    return self.shape(at, name, shape, None);
+                };
+                let base = at.join(name);
+                for (def, sub) in map {
+                    self.schema(sub, base.join(def), name, depth + 1);
+                }
+            }
+            _ => self.assertion(node, pending, name, shape, value, at),
+        }
+    }
+
+    /// The keywords without subschemas. Out of line: [`Parser::keyword`] recurses once per
+    /// nesting level, and these arms' temporaries (a compiled pattern, a copied enum, a group
+    /// created in place) would otherwise widen every level's stack frame. A caller who raises
+    /// the depth limit relies on those frames staying small.
+    #[inline(never)]
+    fn assertion<'v>(
+        &mut self,
+        node: &mut Node,
+        pending: &mut Pending<'v>,
+        name: &'static str,
+        shape: Shape,
+        value: &'v Value,
+        at: &Pointer,
+    ) {
+        match name {
             "additionalItems" => pending.additional_items = Some(value),
             "type" => node.types = self.types(value, at),
             "enum" => {
@@ -478,108 +592,13 @@ impl Parser {
                 };
                 *slot = Some(n.clone());
             }
-            "items" => {
-                if let (Some(list), Subset::Extended) = (value.as_array(), self.subset) {
-                    let base = at.join(name);
-                    let ids: Vec<NodeId> = list
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
-                        .collect();
-                    let rules = array_rules(node);
-                    if !rules.prefix_items.is_empty() {
-                        return self.shape(
-                            at,
-                            name,
-                            shape,
-                            Some("a list under `items` next to `prefixItems`".into()),
-                        );
-                    }
-                    rules.prefix_items = ids;
-                    pending.tuple = true;
-                    return;
-                }
-                if value.is_array() {
-                    return self.shape(
-                        at,
-                        name,
-                        shape,
-                        Some(
-                            "a list under `items` is the pre-2020-12 tuple form; use `prefixItems`"
-                                .into(),
-                        ),
-                    );
-                }
-                let child = self.schema(value, at.join(name), name, depth + 1);
-                array_rules(node).items = child;
-            }
-            "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
-                let Some(list) = value.as_array().filter(|a| !a.is_empty()) else {
-                    return self.shape(at, name, shape, None);
-                };
-                let base = at.join(name);
-                let ids: Vec<NodeId> = list
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
-                    .collect();
-                match name {
-                    "prefixItems" if pending.tuple => self.shape(
-                        at,
-                        name,
-                        shape,
-                        Some("`prefixItems` next to a list under `items`".into()),
-                    ),
-                    "prefixItems" => array_rules(node).prefix_items = ids,
-                    "anyOf" => node.any_of = ids,
-                    "oneOf" => node.one_of = ids,
-                    _ => node.all_of = ids,
-                }
-            }
-            "not" => node.not = self.schema(value, at.join(name), name, depth + 1),
             "uniqueItems" => match value {
                 Value::Bool(b) => array_rules(node).unique_items = *b,
                 _ => self.shape(at, name, shape, None),
             },
-            "properties" => {
-                let Some(map) = value.as_object() else {
-                    return self.shape(at, name, shape, None);
-                };
-                let base = at.join(name);
-                let mut entries = Vec::with_capacity(map.len());
-                for (prop, sub) in map {
-                    if let Some(id) = self.schema(sub, base.join(prop), name, depth + 1) {
-                        entries.push((Box::<str>::from(prop.as_str()), id));
-                    }
-                }
-                object_rules(node).properties = Properties::new(entries);
-            }
             "required" => {
                 if let Some(names) = self.string_set(value, at, name, shape) {
                     object_rules(node).required = names;
-                }
-            }
-            "additionalProperties" => {
-                let additional = match value {
-                    Value::Bool(true) => Additional::Allowed,
-                    Value::Bool(false) => Additional::Forbidden,
-                    Value::Object(_) => match self.schema(value, at.join(name), name, depth + 1) {
-                        Some(id) => Additional::Schema(id),
-                        None => return,
-                    },
-                    _ => return self.shape(at, name, shape, None),
-                };
-                object_rules(node).additional = additional;
-            }
-            "$defs" | "definitions" => {
-                // Containers: their schemas are parsed (fail-closed like any other) and become
-                // reference targets; they assert nothing where they stand.
-                let Some(map) = value.as_object() else {
-                    return self.shape(at, name, shape, None);
-                };
-                let base = at.join(name);
-                for (def, sub) in map {
-                    self.schema(sub, base.join(def), name, depth + 1);
                 }
             }
             "$comment" | "id" | "contentEncoding" | "contentMediaType" => {
