@@ -8,7 +8,7 @@
 //! back to a weaker mode.
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
-use crate::ir::{Additional, Node, NodeId, Schema};
+use crate::ir::{Additional, Node, NodeId, ObjectRules, Schema};
 use crate::keywords::{self, Role};
 use crate::lower::Loss;
 use crate::value::{JsonType, TypeSet};
@@ -398,14 +398,7 @@ impl Emitter<'_> {
         if let (Closure::RequireClosed { all_required: true }, Some(rules)) =
             (self.d.closure, rules)
         {
-            let required: std::collections::HashSet<&str> =
-                rules.required.iter().map(|r| &**r).collect();
-            if let Some((missing, _)) = rules
-                .properties
-                .iter()
-                .find(|(name, _)| !required.contains(name))
-            {
-                let _ = missing;
+            if !every_property_required(rules) {
                 return Err(Self::degrade(
                     node,
                     "required",
@@ -714,6 +707,21 @@ impl Emitter<'_> {
         }
         self.list(&live, depth)
     }
+}
+
+/// True when `required` lists every declared property. Scans on the small objects of most
+/// schemas; hashes the names on wide ones, where a scan per property would be quadratic.
+fn every_property_required(rules: &ObjectRules) -> bool {
+    const SCAN: usize = 16;
+    let (properties, required) = (&rules.properties, &rules.required);
+    if required.len() < properties.len() {
+        return false;
+    }
+    if properties.len() <= SCAN && required.len() <= 4 * SCAN {
+        return properties.iter().all(|(name, _)| rules.is_required(name));
+    }
+    let required: std::collections::HashSet<&str> = required.iter().map(|r| &**r).collect();
+    properties.iter().all(|(name, _)| required.contains(name))
 }
 
 /// A description carrying `format` as a hint (`Rewrite::IntoDescription`).
