@@ -11,7 +11,7 @@
 use crate::ir::{literal_hash, ByHash, Node, NodeId, ObjectRules};
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Unions with fewer branches are tried branch by branch: the index would not pay for itself.
 pub(crate) const MIN_BRANCHES: usize = 6;
@@ -47,11 +47,12 @@ fn member<'v>(map: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
     map.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
 }
 
-/// The tags of a schema's wide unions, by node: `anyOf` and `oneOf` apart.
+/// The tags of a schema's wide unions, by node (ascending, for a binary search that hashes
+/// nothing): `anyOf` and `oneOf` apart.
 #[derive(Debug, Default)]
 pub(crate) struct Tags {
-    any_of: HashMap<NodeId, Tag>,
-    one_of: HashMap<NodeId, Tag>,
+    any_of: Vec<(NodeId, Tag)>,
+    one_of: Vec<(NodeId, Tag)>,
 }
 
 impl Tags {
@@ -60,22 +61,27 @@ impl Tags {
         for (i, node) in nodes.iter().enumerate() {
             let id = NodeId(i as u32);
             if let Some(t) = tag(nodes, &node.any_of) {
-                tags.any_of.insert(id, t);
+                tags.any_of.push((id, t));
             }
             if let Some(t) = tag(nodes, &node.one_of) {
-                tags.one_of.insert(id, t);
+                tags.one_of.push((id, t));
             }
         }
         tags
     }
 
     pub(crate) fn any_of(&self, id: NodeId) -> Option<&Tag> {
-        self.any_of.get(&id)
+        find(&self.any_of, id)
     }
 
     pub(crate) fn one_of(&self, id: NodeId) -> Option<&Tag> {
-        self.one_of.get(&id)
+        find(&self.one_of, id)
     }
+}
+
+fn find(tags: &[(NodeId, Tag)], id: NodeId) -> Option<&Tag> {
+    let at = tags.binary_search_by_key(&id, |(n, _)| *n).ok()?;
+    tags.get(at).map(|(_, t)| t)
 }
 
 /// A branch that can carry a tag: it admits only objects and is not a reference (what a

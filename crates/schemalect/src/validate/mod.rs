@@ -435,13 +435,12 @@ impl<'s> Walk<'s> {
             );
         }
         if !node.one_of.is_empty() {
-            let matched: Vec<usize> = self
+            let mut matched = self
                 .branches(id, &node.one_of, Tags::one_of, inst)
                 .filter(|(_, s)| self.visit(*s, inst, path, &mut Verdict))
-                .map(|(i, _)| i)
-                .take(2)
-                .collect();
-            if matched.len() != 1 {
+                .map(|(i, _)| i);
+            let (first, second) = (matched.next(), matched.next());
+            if first.is_none() || second.is_some() {
                 fail!(
                     errors,
                     valid,
@@ -449,14 +448,10 @@ impl<'s> Walk<'s> {
                     "oneOf",
                     path,
                     "{}",
-                    if matched.is_empty() {
-                        format!("matches none of the {} alternatives", node.one_of.len())
-                    } else {
-                        format!(
-                            "matches more than one alternative (at least {} and {})",
-                            matched.first().copied().unwrap_or(0),
-                            matched.get(1).copied().unwrap_or(0)
-                        )
+                    match (first, second) {
+                        (Some(a), Some(b)) =>
+                            format!("matches more than one alternative (at least {a} and {b})"),
+                        _ => format!("matches none of the {} alternatives", node.one_of.len()),
                     }
                 );
             }
