@@ -678,6 +678,7 @@ impl<'s> Walk<'s> {
         valid
     }
 
+    #[inline(always)]
     fn object<R: Report>(
         &self,
         node: &Node,
@@ -745,6 +746,7 @@ impl<'s> Walk<'s> {
     /// The verdict of the object keywords in one pass over the members: each member's entry
     /// gives its subschema and whether it is required, so `required` costs a count instead of
     /// a lookup per name. Only the verdict: the errors, in their order, come from `object`.
+    #[inline(always)]
     fn object_verdict(&self, members: &Members, map: &Map<String, Value>, path: &Path<'_>) -> bool {
         if map.len() < members.required {
             return false;

@@ -419,3 +419,16 @@ fn string_lengths_decided_by_bytes_agree_with_counting() {
         assert_eq!(errors(&s, json!(text)).is_empty(), ok, "{text}");
     }
 }
+
+#[test]
+fn one_of_names_its_first_two_matches() {
+    let s = schema(json!({"oneOf": [{"type": "string"}, {"minimum": 5}, {"type": "integer"}]}));
+    let message = |i: Value| s.validate(&i).unwrap_err().errors[0].message.clone();
+    assert_eq!(
+        message(json!(7)),
+        "matches more than one alternative (at least 1 and 2)"
+    );
+    assert_eq!(message(json!(1.5)), "matches none of the 3 alternatives");
+    assert!(s.is_valid(&json!(3)));
+    assert!(!s.is_valid(&json!(7)));
+}
