@@ -10,9 +10,10 @@
 
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
-use crate::value::{json_eq, json_hash, JsonType, TypeSet};
+use crate::value::{cmp_numbers, json_eq, json_hash, JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Index of a node in its schema's arena.
@@ -73,6 +74,8 @@ pub(crate) struct Ir {
     admitted: Vec<TypeSet>,
     /// The tags of wide unions, built on the first validation that meets one.
     pub(crate) tags: std::sync::OnceLock<crate::validate::discriminate::Tags>,
+    /// The nodes laid out for validation, built on the first validation.
+    pub(crate) plan: std::sync::OnceLock<crate::validate::plan::Plan>,
 }
 
 impl Schema {
@@ -89,6 +92,7 @@ impl Schema {
                 references,
                 admitted,
                 tags: Default::default(),
+                plan: Default::default(),
             }),
         }
     }
@@ -370,7 +374,58 @@ impl Node {
 pub struct Enumeration {
     /// The values, in source order.
     pub values: Vec<Value>,
-    index: Option<HashMap<u64, Vec<u32>>>,
+    index: Option<ByHash<Vec<u32>>>,
+}
+
+/// A map keyed by [`literal_hash`]es, which are mixed already: hashing them again would cost
+/// more than the lookup.
+pub(crate) type ByHash<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
+
+/// The hasher of [`ByHash`]: keeps the `u64` it is given.
+#[derive(Debug, Default)]
+pub(crate) struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is expected; anything else still hashes, if poorly.
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(MIX);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A hash consistent with [`literal_eq`]: a string's bytes word by word (equal strings are
+/// equal bytes), anything else [`json_hash`]. A word-wise multiply is a fraction of SipHash
+/// on the short strings literals mostly are; it resists no chosen collisions, but a table of
+/// the schema's literals can then only degrade to the scan it replaces.
+pub(crate) fn literal_hash(v: &Value) -> u64 {
+    let Value::String(s) = v else {
+        return json_hash(v);
+    };
+    let mut words = s.as_bytes().chunks_exact(8);
+    let mut h = s.len() as u64;
+    for w in &mut words {
+        let w = <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
+        h = (h.rotate_left(23) ^ w).wrapping_mul(MIX);
+    }
+    let tail = words
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0, |t, b| t << 8 | u64::from(*b));
+    h = (h.rotate_left(23) ^ tail).wrapping_mul(MIX);
+    // The multiply mixes upwards only; the table's slot comes from the low bits.
+    h ^ (h >> 32)
 }
 
 /// Above this many values, membership goes through a hash index instead of a scan.
@@ -379,9 +434,9 @@ const ENUM_INDEX_THRESHOLD: usize = 16;
 impl Enumeration {
     pub(crate) fn new(values: Vec<Value>) -> Self {
         let index = (values.len() > ENUM_INDEX_THRESHOLD).then(|| {
-            let mut m: HashMap<u64, Vec<u32>> = HashMap::with_capacity(values.len());
+            let mut m = ByHash::<Vec<u32>>::default();
             for (i, v) in values.iter().enumerate() {
-                m.entry(json_hash(v)).or_default().push(i as u32);
+                m.entry(literal_hash(v)).or_default().push(i as u32);
             }
             m
         });
@@ -391,14 +446,28 @@ impl Enumeration {
     /// True when `v` equals one of the values (JSON Schema equality).
     pub fn contains(&self, v: &Value) -> bool {
         match &self.index {
-            None => self.values.iter().any(|e| json_eq(e, v)),
-            Some(m) => m.get(&json_hash(v)).is_some_and(|bucket| {
+            None => self.values.iter().any(|e| literal_eq(e, v)),
+            Some(m) => m.get(&literal_hash(v)).is_some_and(|bucket| {
                 bucket
                     .iter()
                     .filter_map(|i| self.values.get(*i as usize))
-                    .any(|e| json_eq(e, v))
+                    .any(|e| literal_eq(e, v))
             }),
         }
+    }
+}
+
+/// [`json_eq`], without its work list for the scalars that most literals are.
+pub(crate) fn literal_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => {
+            cmp_numbers(x, y) == Some(std::cmp::Ordering::Equal)
+        }
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Null, Value::Null) => true,
+        (Value::Array(_) | Value::Object(_), _) => json_eq(a, b),
+        _ => false,
     }
 }
 

@@ -8,10 +8,10 @@
 //! (not an object, tag missing, or tag outside the branch's literals). Built once per schema,
 //! on the first union wide enough to profit.
 
-use crate::ir::{Node, NodeId, ObjectRules};
-use crate::value::{json_hash, JsonType, TypeSet};
-use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use crate::ir::{literal_hash, ByHash, Node, NodeId, ObjectRules};
+use crate::value::{JsonType, TypeSet};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// Unions with fewer branches are tried branch by branch: the index would not pay for itself.
 pub(crate) const MIN_BRANCHES: usize = 6;
@@ -21,7 +21,7 @@ pub(crate) const MIN_BRANCHES: usize = 6;
 #[derive(Debug)]
 pub(crate) struct Tag {
     property: Box<str>,
-    branches: HashMap<u64, Vec<u32>>,
+    branches: ByHash<Vec<u32>>,
 }
 
 impl Tag {
@@ -30,17 +30,29 @@ impl Tag {
     pub(crate) fn candidates(&self, instance: &Value) -> &[u32] {
         instance
             .as_object()
-            .and_then(|m| m.get(&*self.property))
-            .and_then(|v| self.branches.get(&json_hash(v)))
+            .and_then(|m| member(m, &self.property))
+            .and_then(|v| self.branches.get(&literal_hash(v)))
             .map_or(&[], Vec::as_slice)
     }
 }
 
-/// The tags of a schema's wide unions, by node: `anyOf` and `oneOf` apart.
+/// Up to this many members, comparing names beats hashing one (the map's SipHash).
+const SCAN_MEMBERS: usize = 8;
+
+/// `map.get(name)`, by a scan when the map is small.
+fn member<'v>(map: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    if map.len() > SCAN_MEMBERS {
+        return map.get(name);
+    }
+    map.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+}
+
+/// The tags of a schema's wide unions, by node (ascending, for a binary search that hashes
+/// nothing): `anyOf` and `oneOf` apart.
 #[derive(Debug, Default)]
 pub(crate) struct Tags {
-    any_of: HashMap<NodeId, Tag>,
-    one_of: HashMap<NodeId, Tag>,
+    any_of: Vec<(NodeId, Tag)>,
+    one_of: Vec<(NodeId, Tag)>,
 }
 
 impl Tags {
@@ -49,22 +61,27 @@ impl Tags {
         for (i, node) in nodes.iter().enumerate() {
             let id = NodeId(i as u32);
             if let Some(t) = tag(nodes, &node.any_of) {
-                tags.any_of.insert(id, t);
+                tags.any_of.push((id, t));
             }
             if let Some(t) = tag(nodes, &node.one_of) {
-                tags.one_of.insert(id, t);
+                tags.one_of.push((id, t));
             }
         }
         tags
     }
 
     pub(crate) fn any_of(&self, id: NodeId) -> Option<&Tag> {
-        self.any_of.get(&id)
+        find(&self.any_of, id)
     }
 
     pub(crate) fn one_of(&self, id: NodeId) -> Option<&Tag> {
-        self.one_of.get(&id)
+        find(&self.one_of, id)
     }
+}
+
+fn find(tags: &[(NodeId, Tag)], id: NodeId) -> Option<&Tag> {
+    let at = tags.binary_search_by_key(&id, |(n, _)| *n).ok()?;
+    tags.get(at).map(|(_, t)| t)
 }
 
 /// A branch that can carry a tag: it admits only objects and is not a reference (what a
@@ -102,10 +119,10 @@ fn tag(nodes: &[Node], branches: &[NodeId]) -> Option<Tag> {
 
 /// The tag on `property`, when every branch requires it and limits it to its own literals.
 fn tag_on(nodes: &[Node], branches: &[Candidate<'_>], property: &str) -> Option<Tag> {
-    let mut index: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut index = ByHash::<Vec<u32>>::default();
     for (position, branch) in branches.iter().enumerate() {
         for literal in literals(nodes, branch, property)? {
-            let list = index.entry(json_hash(literal)).or_default();
+            let list = index.entry(literal_hash(literal)).or_default();
             if list.last() != Some(&(position as u32)) {
                 list.push(position as u32);
             }

@@ -1,47 +1,52 @@
 //! The authoritative check: JSON Schema 2020-12 semantics for every subset keyword.
 //!
 //! One walk serves both entry points. `is_valid` passes no error list and stops at the first
-//! failure; `validate` passes one and keeps going, so every error is reported. Instance paths
-//! are a linked list on the stack and become pointers only when an error is recorded, so the
-//! valid path allocates nothing. Recursion follows the schema, whose depth the front end bounds.
+//! failure; `validate` passes one and keeps going, so every error is reported. The walk is
+//! generic over where failures go, so the verdict-only walk is compiled without the code that
+//! builds errors. Instance paths are a linked list on the stack and become pointers only when
+//! an error is recorded, so the valid path allocates nothing. What the walk reads of a node
+//! comes first from the schema's [`plan::Plan`], a compact copy laid out for validation.
+//! Recursion follows the schema, whose depth the front end bounds.
 
 use crate::error::{ValidationError, ValidationErrors};
-use crate::ir::{Additional, Node, NodeId, Schema};
+use crate::ir::{literal_eq, Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
-use crate::value::{all_unique, code_points, is_multiple_of, JsonType};
+use crate::value::{all_unique, code_points, is_integer, is_multiple_of, JsonType, TypeSet};
 use discriminate::{Tag, Tags};
+use plan::{Members, Plan};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
 pub(crate) mod discriminate;
+pub(crate) mod plan;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure.
     pub fn is_valid(&self, instance: &Value) -> bool {
         let walk = Walk::new(self);
-        walk.node(self.root(), instance, &Path::Root, &mut None) && !walk.exceeded.get()
+        walk.node(self.root(), instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
     }
 
     /// True when `instance` satisfies the subschema `id` of this schema.
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
         let walk = Walk::new(self);
-        walk.node(id, instance, &Path::Root, &mut None) && !walk.exceeded.get()
+        walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
     }
 
     /// Every way `instance` fails the schema, or `Ok(())`. At most 1,000 errors (and 1 MiB of
     /// error text) are recorded; past that, a last error with an empty keyword says that more
     /// were omitted.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
-        let mut errors = Some(Vec::new());
+        let mut errors = Vec::new();
         let walk = Walk::new(self);
         walk.node(self.root(), instance, &Path::Root, &mut errors);
         if walk.exceeded.get() {
             // The limit may have been hit under `not` or a union, whose errors are not kept;
             // the instance is not accepted either way.
-            if let Some(list) = errors.as_mut().filter(|l| l.is_empty()) {
-                list.push(ValidationError {
+            if errors.is_empty() {
+                errors.push(ValidationError {
                     instance_path: Pointer::root(),
                     schema_path: Pointer::root(),
                     keyword: "$ref",
@@ -49,9 +54,10 @@ impl Schema {
                 });
             }
         }
-        match errors {
-            Some(errors) if !errors.is_empty() => Err(ValidationErrors { errors }),
-            _ => Ok(()),
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(ValidationErrors { errors })
         }
     }
 }
@@ -92,8 +98,6 @@ enum Step<'a> {
     Index(usize),
 }
 
-type Errors = Option<Vec<ValidationError>>;
-
 /// The branches of a union to try, with their positions (see `Walk::branches`).
 enum Branches<'b> {
     All(std::iter::Enumerate<std::iter::Copied<std::slice::Iter<'b, NodeId>>>),
@@ -119,17 +123,27 @@ impl Iterator for Branches<'_> {
 
 struct Walk<'s> {
     schema: &'s Schema,
+    plan: &'s Plan,
     /// Current recursion depth. Without references it is bounded by the schema's nesting;
-    /// with recursive references it follows the instance, so it is capped.
+    /// with recursive references it follows the instance, so it is capped. Counted only when
+    /// the plan finds a chain of subschemas as long as the cap.
     depth: Cell<usize>,
     /// Set when the cap was hit anywhere, even under `not`: the verdict is then "invalid".
     exceeded: Cell<bool>,
     /// Verdicts of `$ref` targets per instance value (by address; the instance is borrowed for
     /// the whole walk), with whether their errors were recorded already. References are the
     /// only shared nodes: without this, a DAG of them (`a: anyOf[b, b]`, `b: anyOf[c, c]`, …)
-    /// is unfolded into a tree of 2^n paths.
-    shared: RefCell<HashMap<(NodeId, usize), (bool, bool)>>,
+    /// is unfolded into a tree of 2^n paths. Made on the first reference: most schemas have
+    /// none, and a map costs a random seed.
+    shared: RefCell<Option<Shared>>,
 }
+
+/// Per `$ref` target and instance address: the verdict, and whether its errors were recorded.
+type Shared = HashMap<(NodeId, usize), (bool, bool)>;
+
+/// When only `required` is to be checked, a pass over the members beats a lookup per name
+/// up to this many members per name (a lookup hashes the name with SipHash).
+const SCAN_PER_REQUIRED: usize = 4;
 
 /// Recursion cap for validation: a recursive schema applied to a very deep instance stops here
 /// with an error instead of exhausting the stack.
@@ -142,28 +156,54 @@ pub(crate) const MAX_ERRORS: usize = 1_000;
 /// above many failing items multiplies: a 3 MiB answer could ask for a terabyte.
 pub(crate) const MAX_ERROR_BYTES: usize = 1 << 20;
 
-/// Records a failure. With no error list (`is_valid`) the caller returns at once. Past
-/// [`MAX_ERRORS`] or [`MAX_ERROR_BYTES`], one last error says that the rest were omitted; the
-/// verdict is unchanged.
-fn fail(
-    errors: &mut Errors,
-    node: &Node,
-    keyword: &'static str,
-    path: &Path<'_>,
-    message: impl FnOnce() -> String,
-) {
-    if let Some(list) = errors {
-        if list.last().is_some_and(|e| e.keyword.is_empty()) {
+/// Where a walk's failures go. Generic, so that the verdict-only walk is compiled without the
+/// code that builds errors.
+trait Report {
+    /// True when only the verdict is wanted: the walk stops at the first failure.
+    const VERDICT_ONLY: bool;
+
+    /// Records a failure (nothing when only the verdict is wanted).
+    fn record(
+        &mut self,
+        node: &Node,
+        keyword: &'static str,
+        path: &Path<'_>,
+        message: impl FnOnce() -> String,
+    );
+}
+
+/// No error list: `is_valid`, and the branches of unions and `not`, whose errors are not kept.
+struct Verdict;
+
+impl Report for Verdict {
+    const VERDICT_ONLY: bool = true;
+
+    fn record(&mut self, _: &Node, _: &'static str, _: &Path<'_>, _: impl FnOnce() -> String) {}
+}
+
+/// Past [`MAX_ERRORS`] or [`MAX_ERROR_BYTES`], one last error says that the rest were omitted;
+/// the verdict is unchanged.
+impl Report for Vec<ValidationError> {
+    const VERDICT_ONLY: bool = false;
+
+    fn record(
+        &mut self,
+        node: &Node,
+        keyword: &'static str,
+        path: &Path<'_>,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.last().is_some_and(|e| e.keyword.is_empty()) {
             return; // already truncated
         }
-        let full = list.len() >= MAX_ERRORS
-            || list
+        let full = self.len() >= MAX_ERRORS
+            || self
                 .iter()
                 .map(|e| e.instance_path.as_str().len() + e.message.len())
                 .sum::<usize>()
                 >= MAX_ERROR_BYTES;
         if full {
-            list.push(ValidationError {
+            self.push(ValidationError {
                 instance_path: Pointer::root(),
                 schema_path: Pointer::root(),
                 keyword: "",
@@ -171,7 +211,7 @@ fn fail(
             });
             return;
         }
-        list.push(ValidationError {
+        self.push(ValidationError {
             instance_path: path.to_pointer(),
             schema_path: node.pointer.join(keyword),
             keyword,
@@ -184,11 +224,16 @@ fn fail(
 macro_rules! fail {
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
         $valid = false;
-        fail($errors, $node, $kw, $path, || format!($($msg)+));
-        if $errors.is_none() {
+        if verdict_only(&*$errors) {
             return false;
         }
+        $errors.record($node, $kw, $path, || format!($($msg)+));
     }};
+}
+
+/// [`Report::VERDICT_ONLY`] of a value's type.
+fn verdict_only<R: Report>(_: &R) -> bool {
+    R::VERDICT_ONLY
 }
 
 fn preview(v: &Value) -> String {
@@ -209,18 +254,25 @@ impl<'s> Walk<'s> {
     fn new(schema: &'s Schema) -> Self {
         Walk {
             schema,
+            plan: schema
+                .ir
+                .plan
+                .get_or_init(|| Plan::build(&schema.ir.nodes, schema.ir.root)),
             depth: Cell::new(0),
             exceeded: Cell::new(false),
-            shared: RefCell::new(HashMap::new()),
+            shared: RefCell::new(None),
         }
     }
 
-    fn node(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+    fn node<R: Report>(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut R) -> bool {
+        if self.plan.shallow {
+            return self.node_inner(id, inst, path, errors);
+        }
         let depth = self.depth.get();
         if depth >= MAX_EVAL_DEPTH {
             self.exceeded.set(true);
             let node = self.schema.node(id);
-            fail(errors, node, "$ref", path, || {
+            errors.record(node, "$ref", path, || {
                 format!("the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels")
             });
             return false;
@@ -229,6 +281,20 @@ impl<'s> Walk<'s> {
         let valid = self.node_inner(id, inst, path, errors);
         self.depth.set(depth);
         valid
+    }
+
+    /// [`Walk::node`], without the call for the commonest subschema, one that says no more than
+    /// `type`, when the instance has the type (the only case in which it passes).
+    #[inline(always)]
+    fn visit<R: Report>(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut R) -> bool {
+        let brief = self.plan.brief(id);
+        if brief.has == 0
+            && admits(brief.types, inst)
+            && (self.plan.shallow || self.depth.get() < MAX_EVAL_DEPTH)
+        {
+            return true;
+        }
+        self.node(id, inst, path, errors)
     }
 
     /// The branches of a union `inst` can match, with their positions: every branch, or for a
@@ -259,72 +325,96 @@ impl<'s> Walk<'s> {
         Branches::All(list.iter().copied().enumerate())
     }
 
-    fn node_inner(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+    fn node_inner<R: Report>(
+        &self,
+        id: NodeId,
+        inst: &Value,
+        path: &Path<'_>,
+        errors: &mut R,
+    ) -> bool {
+        let brief = self.plan.brief(id);
         let node = self.schema.node(id);
         let mut valid = true;
 
-        if let Some(types) = node.types {
-            if !types.admits_value(inst) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "type",
-                    path,
-                    "expected {}, found {}",
-                    types
-                        .iter()
-                        .map(JsonType::name)
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                    JsonType::of(inst).name()
-                );
-            }
+        if !admits(brief.types, inst) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "type",
+                path,
+                "expected {}, found {}",
+                brief
+                    .types
+                    .iter()
+                    .map(JsonType::name)
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                JsonType::of(inst).name()
+            );
         }
-        if let Some(c) = &node.constant {
-            if !crate::value::json_eq(c, inst) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "const",
-                    path,
-                    "expected the constant {}, found {}",
-                    preview(c),
-                    preview(inst)
-                );
-            }
+        if brief.has == 0 {
+            return valid;
         }
-        if let Some(e) = &node.enumeration {
-            if !e.contains(inst) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "enum",
-                    path,
-                    "{} is not one of the {} allowed values",
-                    preview(inst),
-                    e.values.len()
-                );
+        if brief.has & plan::LITERALS != 0 {
+            if let Some(c) = &node.constant {
+                if !literal_eq(c, inst) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "const",
+                        path,
+                        "expected the constant {}, found {}",
+                        preview(c),
+                        preview(inst)
+                    );
+                }
+            }
+            if let Some(e) = &node.enumeration {
+                if !e.contains(inst) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "enum",
+                        path,
+                        "{} is not one of the {} allowed values",
+                        preview(inst),
+                        e.values.len()
+                    );
+                }
             }
         }
 
         match inst {
-            Value::String(s) => valid &= self.string(node, s, path, errors),
-            Value::Number(n) => valid &= self.number(node, n, path, errors),
-            Value::Array(items) => valid &= self.array(node, items, path, errors),
-            Value::Object(map) => valid &= self.object(node, map, path, errors),
+            Value::String(s) if brief.has & plan::STRING != 0 => {
+                valid &= self.string(node, s, path, errors);
+            }
+            Value::Number(n) if brief.has & plan::NUMBER != 0 => {
+                valid &= self.number(node, n, path, errors);
+            }
+            Value::Array(items) if brief.has & plan::ARRAY != 0 => {
+                valid &= self.array(node, items, path, errors);
+            }
+            Value::Object(map) if brief.has & plan::OBJECT != 0 => {
+                if let Some(members) = self.plan.members(brief) {
+                    valid &= self.object(node, members, map, path, errors);
+                }
+            }
             _ => {}
         }
-        if !valid && errors.is_none() {
+        if !valid && R::VERDICT_ONLY {
             return false;
+        }
+        if brief.has & plan::APPLICATORS == 0 {
+            return valid;
         }
 
         for sub in &node.all_of {
-            if !self.node(*sub, inst, path, errors) {
+            if !self.visit(*sub, inst, path, errors) {
                 valid = false;
-                if errors.is_none() {
+                if R::VERDICT_ONLY {
                     return false;
                 }
             }
@@ -332,7 +422,7 @@ impl<'s> Walk<'s> {
         if !node.any_of.is_empty()
             && !self
                 .branches(id, &node.any_of, Tags::any_of, inst)
-                .any(|(_, s)| self.node(s, inst, path, &mut None))
+                .any(|(_, s)| self.visit(s, inst, path, &mut Verdict))
         {
             fail!(
                 errors,
@@ -345,13 +435,12 @@ impl<'s> Walk<'s> {
             );
         }
         if !node.one_of.is_empty() {
-            let matched: Vec<usize> = self
+            let mut matched = self
                 .branches(id, &node.one_of, Tags::one_of, inst)
-                .filter(|(_, s)| self.node(*s, inst, path, &mut None))
-                .map(|(i, _)| i)
-                .take(2)
-                .collect();
-            if matched.len() != 1 {
+                .filter(|(_, s)| self.visit(*s, inst, path, &mut Verdict))
+                .map(|(i, _)| i);
+            let (first, second) = (matched.next(), matched.next());
+            if first.is_none() || second.is_some() {
                 fail!(
                     errors,
                     valid,
@@ -359,20 +448,16 @@ impl<'s> Walk<'s> {
                     "oneOf",
                     path,
                     "{}",
-                    if matched.is_empty() {
-                        format!("matches none of the {} alternatives", node.one_of.len())
-                    } else {
-                        format!(
-                            "matches more than one alternative (at least {} and {})",
-                            matched.first().copied().unwrap_or(0),
-                            matched.get(1).copied().unwrap_or(0)
-                        )
+                    match (first, second) {
+                        (Some(a), Some(b)) =>
+                            format!("matches more than one alternative (at least {a} and {b})"),
+                        _ => format!("matches none of the {} alternatives", node.one_of.len()),
                     }
                 );
             }
         }
         if let Some(not) = node.not {
-            if self.node(not, inst, path, &mut None) {
+            if self.visit(not, inst, path, &mut Verdict) {
                 fail!(
                     errors,
                     valid,
@@ -394,26 +479,43 @@ impl<'s> Walk<'s> {
     /// A `$ref` target, evaluated once per instance value (and once more if its errors are
     /// wanted after a verdict-only evaluation). The errors of a repeat visit would be the same
     /// instance path, schema path and message again, so nothing is lost.
-    fn shared(&self, target: NodeId, inst: &Value, path: &Path<'_>, errors: &mut Errors) -> bool {
+    fn shared<R: Report>(
+        &self,
+        target: NodeId,
+        inst: &Value,
+        path: &Path<'_>,
+        errors: &mut R,
+    ) -> bool {
         let key = (target, std::ptr::from_ref(inst) as usize);
-        let known = self.shared.borrow().get(&key).copied();
+        let known = self
+            .shared
+            .borrow()
+            .as_ref()
+            .and_then(|m| m.get(&key).copied());
         if let Some((valid, reported)) = known {
-            if valid || reported || errors.is_none() {
+            if valid || reported || R::VERDICT_ONLY {
                 return valid;
             }
         }
         let valid = self.node(target, inst, path, errors);
-        let reported = errors.is_some() || known.is_some_and(|(_, r)| r);
-        self.shared.borrow_mut().insert(key, (valid, reported));
+        let reported = !R::VERDICT_ONLY || known.is_some_and(|(_, r)| r);
+        self.shared
+            .borrow_mut()
+            .get_or_insert_with(HashMap::new)
+            .insert(key, (valid, reported));
         valid
     }
 
-    fn string(&self, node: &Node, s: &str, path: &Path<'_>, errors: &mut Errors) -> bool {
+    fn string<R: Report>(&self, node: &Node, s: &str, path: &Path<'_>, errors: &mut R) -> bool {
         let Some(rules) = &node.string else {
             return true;
         };
         let mut valid = true;
-        if rules.min_length.is_some() || rules.max_length.is_some() {
+        // A code point takes one to four bytes: most strings are decided by their byte length.
+        let bytes = s.len() as u64;
+        let decided = rules.min_length.is_none_or(|m| bytes.div_ceil(4) >= m)
+            && rules.max_length.is_none_or(|m| bytes <= m);
+        if !decided {
             let len = code_points(s) as u64;
             if let Some(min) = rules.min_length.filter(|m| len < *m) {
                 fail!(
@@ -453,12 +555,12 @@ impl<'s> Walk<'s> {
         valid
     }
 
-    fn number(
+    fn number<R: Report>(
         &self,
         node: &Node,
         n: &serde_json::Number,
         path: &Path<'_>,
-        errors: &mut Errors,
+        errors: &mut R,
     ) -> bool {
         let Some(rules) = &node.number else {
             return true;
@@ -471,7 +573,13 @@ impl<'s> Walk<'s> {
             let Some(b) = bound else {
                 continue;
             };
-            if !b.admits(n, inside) {
+            // As `Bound::admits`, which decides the pairs `cmp_quick` leaves.
+            let admitted = match cmp_quick(n, &b.value) {
+                Some(Ordering::Equal) => !b.exclusive,
+                Some(o) => o == inside,
+                None => b.admits(n, inside),
+            };
+            if !admitted {
                 let lower = inside == Ordering::Greater;
                 let keyword = if lower {
                     b.lower_keyword()
@@ -510,7 +618,13 @@ impl<'s> Walk<'s> {
         valid
     }
 
-    fn array(&self, node: &Node, items: &[Value], path: &Path<'_>, errors: &mut Errors) -> bool {
+    fn array<R: Report>(
+        &self,
+        node: &Node,
+        items: &[Value],
+        path: &Path<'_>,
+        errors: &mut R,
+    ) -> bool {
         let Some(rules) = &node.array else {
             return true;
         };
@@ -544,9 +658,9 @@ impl<'s> Walk<'s> {
             let Some(sub) = sub else {
                 break;
             };
-            if !self.node(sub, item, &Path::Index(path, i), errors) {
+            if !self.visit(sub, item, &Path::Index(path, i), errors) {
                 valid = false;
-                if errors.is_none() {
+                if R::VERDICT_ONLY {
                     return false;
                 }
             }
@@ -564,13 +678,19 @@ impl<'s> Walk<'s> {
         valid
     }
 
-    fn object(
+    #[inline(always)]
+    fn object<R: Report>(
         &self,
         node: &Node,
+        members: &Members,
         map: &Map<String, Value>,
         path: &Path<'_>,
-        errors: &mut Errors,
+        errors: &mut R,
     ) -> bool {
+        if R::VERDICT_ONLY && (members.visits || map.len() <= SCAN_PER_REQUIRED * members.required)
+        {
+            return self.object_verdict(members, map, path);
+        }
         let Some(rules) = &node.object else {
             return true;
         };
@@ -587,11 +707,12 @@ impl<'s> Walk<'s> {
                 );
             }
         }
-        let checks_members =
-            !rules.properties.is_empty() || rules.additional != Additional::Unspecified;
-        if checks_members {
+        if members.visits {
+            let mut hint = 0;
             for (key, member) in map {
-                let sub = match rules.properties.get(key) {
+                let entry = members.find(key, hint);
+                hint = entry.map_or(hint, |(i, _)| i + 1);
+                let sub = match entry.and_then(|(_, e)| e.node) {
                     Some(id) => Some(id),
                     None => match rules.additional {
                         Additional::Schema(id) => Some(id),
@@ -610,9 +731,9 @@ impl<'s> Walk<'s> {
                     },
                 };
                 if let Some(sub) = sub {
-                    if !self.node(sub, member, &Path::Key(path, key), errors) {
+                    if !self.visit(sub, member, &Path::Key(path, key), errors) {
                         valid = false;
-                        if errors.is_none() {
+                        if R::VERDICT_ONLY {
                             return false;
                         }
                     }
@@ -621,6 +742,72 @@ impl<'s> Walk<'s> {
         }
         valid
     }
+
+    /// The verdict of the object keywords in one pass over the members: each member's entry
+    /// gives its subschema and whether it is required, so `required` costs a count instead of
+    /// a lookup per name. Only the verdict: the errors, in their order, come from `object`.
+    #[inline(always)]
+    fn object_verdict(&self, members: &Members, map: &Map<String, Value>, path: &Path<'_>) -> bool {
+        if map.len() < members.required {
+            return false;
+        }
+        let (mut required, mut hint) = (0, 0);
+        for (key, member) in map {
+            let entry = members.find(key, hint);
+            hint = entry.map_or(hint, |(i, _)| i + 1);
+            let entry = entry.map(|(_, e)| e);
+            required += usize::from(entry.is_some_and(|e| e.required));
+            let sub = match entry.and_then(|e| e.node) {
+                Some(id) => id,
+                None => match members.additional {
+                    Additional::Schema(id) => id,
+                    Additional::Forbidden => return false,
+                    Additional::Unspecified | Additional::Allowed => continue,
+                },
+            };
+            if !self.visit(sub, member, &Path::Key(path, key), &mut Verdict) {
+                return false;
+            }
+        }
+        required == members.required
+    }
+}
+
+/// How two numbers compare, for the common pairs that need no exact 128-bit comparison: two
+/// integers, two floats, or a float and an integer that a float holds exactly. `None` for the
+/// others.
+fn cmp_quick(a: &serde_json::Number, b: &serde_json::Number) -> Option<Ordering> {
+    /// Integers up to 2^53 in magnitude convert to a float exactly.
+    const EXACT: i64 = 1 << 53;
+    if a.is_f64() || b.is_f64() {
+        let float = |n: &serde_json::Number| match n.is_f64() {
+            true => n.as_f64(),
+            false => n
+                .as_i64()
+                .filter(|i| (-EXACT..=EXACT).contains(i))
+                .map(|i| i as f64),
+        };
+        float(a)?.partial_cmp(&float(b)?)
+    } else {
+        Some(a.as_i64()?.cmp(&b.as_i64()?))
+    }
+}
+
+/// True when the value's type satisfies `types`. Whether a number is integral is only asked when
+/// the set has `integer` without `number`.
+fn admits(types: TypeSet, v: &Value) -> bool {
+    let t = match v {
+        Value::Null => JsonType::Null,
+        Value::Bool(_) => JsonType::Boolean,
+        Value::String(_) => JsonType::String,
+        Value::Array(_) => JsonType::Array,
+        Value::Object(_) => JsonType::Object,
+        Value::Number(n) => {
+            return types.contains(JsonType::Number)
+                || (types.contains(JsonType::Integer) && is_integer(n));
+        }
+    };
+    types.contains(t)
 }
 
 #[cfg(test)]

@@ -1,3 +1,6 @@
+use super::MAX_EVAL_DEPTH;
+use crate::ir::{Additional, ArrayRules, Node, NodeId, ObjectRules, Properties, Subset};
+use crate::value::{JsonType, TypeSet};
 use crate::Schema;
 use serde_json::{json, Value};
 
@@ -175,4 +178,257 @@ fn deep_instances_are_safe() {
             stack.extend(items);
         }
     }
+}
+
+/// An object node over `names` (each an integer property) with `required` as given (repeats
+/// and undeclared names included, as a rewrite could leave them) and `additional`.
+fn object_schema(names: &[String], required: &[&str], additional: Option<Additional>) -> Schema {
+    let int = || Node {
+        types: Some(TypeSet::of(JsonType::Integer)),
+        ..Node::default()
+    };
+    let mut nodes = vec![Node::default(), int()];
+    let mut entries = Vec::new();
+    for name in names {
+        entries.push((Box::<str>::from(name.as_str()), NodeId(nodes.len() as u32)));
+        nodes.push(int());
+    }
+    let additional = match additional {
+        Some(a) => a,
+        None => {
+            nodes.push(Node {
+                types: Some(TypeSet::of(JsonType::String)),
+                ..Node::default()
+            });
+            Additional::Schema(NodeId(nodes.len() as u32 - 1))
+        }
+    };
+    nodes[0].object = Some(Box::new(ObjectRules {
+        properties: Properties::new(entries),
+        required: required.iter().map(|r| Box::<str>::from(*r)).collect(),
+        additional,
+    }));
+    Schema::from_nodes(nodes, NodeId(0), Subset::Adr126)
+}
+
+/// The object keywords spelled out: what both the one-pass verdict and the error walk must
+/// agree with.
+fn object_oracle(
+    names: &[String],
+    required: &[&str],
+    additional: Option<Additional>,
+    i: &Value,
+) -> bool {
+    let Value::Object(map) = i else {
+        return true;
+    };
+    required.iter().all(|r| map.contains_key(*r))
+        && map.iter().all(|(k, v)| {
+            if names.contains(k) {
+                v.is_i64()
+            } else {
+                match additional {
+                    Some(Additional::Forbidden) => false,
+                    None => v.is_string(),
+                    _ => true,
+                }
+            }
+        })
+}
+
+#[test]
+fn one_pass_object_check_agrees_with_the_keywords() {
+    // Names that share a head (length, first and last eight bytes) and differ in the middle,
+    // short names, and enough of them to be hashed rather than scanned.
+    let long = |c: char| format!("abcdefgh{c}{c}{c}ijklmnop");
+    for count in [3, 40] {
+        let mut names: Vec<String> = vec![long('x'), long('y'), "a".into(), "ab".into()];
+        names.extend((0..count).map(|i| format!("p{i}")));
+        let requireds: [&[&str]; 5] = [
+            &[],
+            &["a", "p1"],
+            &["a", "a", "p1"],
+            &["a", "undeclared", "undeclared"],
+            &["abcdefghxxxijklmnop", "q"],
+        ];
+        let additionals = [
+            None,
+            Some(Additional::Unspecified),
+            Some(Additional::Allowed),
+            Some(Additional::Forbidden),
+        ];
+        let pool = [
+            ("a", json!(1)),
+            ("p1", json!(2)),
+            ("abcdefghxxxijklmnop", json!(3)),
+            ("abcdefghzzzijklmnop", json!(4)),
+            ("undeclared", json!("s")),
+            ("q", json!(5)),
+            ("p1", json!("wrong")),
+            ("ab", json!(6)),
+        ];
+        for required in requireds {
+            for additional in additionals {
+                let s = object_schema(&names, required, additional);
+                for mask in 0u32..(1 << pool.len()) {
+                    let mut map = serde_json::Map::new();
+                    // Reversed, so that members also come against the schema's order.
+                    for (k, v) in pool
+                        .iter()
+                        .rev()
+                        .enumerate()
+                        .filter_map(|(i, kv)| (mask & (1 << i) != 0).then_some(kv))
+                    {
+                        map.insert((*k).to_owned(), v.clone());
+                    }
+                    let i = Value::Object(map);
+                    let want = object_oracle(&names, required, additional, &i);
+                    assert_eq!(s.is_valid(&i), want, "{required:?} {additional:?} {i}");
+                    assert_eq!(errors(&s, i.clone()).is_empty(), want, "{i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn required_errors_keep_their_order_and_repeats() {
+    let names = vec!["a".to_owned(), "b".to_owned()];
+    let s = object_schema(&names, &["b", "x", "a", "x"], Some(Additional::Forbidden));
+    let got = errors(&s, json!({"c": 1, "a": "no"}));
+    let keywords: Vec<_> = got.iter().map(|e| e.2).collect();
+    assert_eq!(
+        keywords,
+        [
+            "required",
+            "required",
+            "required",
+            "additionalProperties",
+            "type"
+        ]
+    );
+    let e = s.validate(&json!({})).unwrap_err();
+    let missing: Vec<_> = e.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        missing,
+        [
+            "the required property `b` is missing",
+            "the required property `x` is missing",
+            "the required property `a` is missing",
+            "the required property `x` is missing"
+        ]
+    );
+}
+
+#[test]
+fn only_required_is_checked_by_lookups_on_large_objects() {
+    let s = schema(json!({"required": ["k3", "k7"]}));
+    let big = |skip: &str| {
+        Value::Object(
+            (0..20)
+                .map(|i| format!("k{i}"))
+                .filter(|k| k != skip)
+                .map(|k| (k, json!(null)))
+                .collect(),
+        )
+    };
+    assert!(s.is_valid(&big("k1")));
+    assert!(!s.is_valid(&big("k7")));
+    assert!(s.is_valid(&json!({"k7": 1, "k3": 2})));
+    assert!(!s.is_valid(&json!({"k7": 1})));
+    assert!(s.is_valid(&json!("not an object")));
+}
+
+/// `items` nested `levels` deep, built without the front end (whose depth limit is lower).
+fn nested_items(levels: usize) -> Schema {
+    let nodes = (0..=levels)
+        .map(|i| Node {
+            array: (i < levels).then(|| {
+                Box::new(ArrayRules {
+                    items: Some(NodeId(i as u32 + 1)),
+                    ..ArrayRules::default()
+                })
+            }),
+            ..Node::default()
+        })
+        .collect();
+    Schema::from_nodes(nodes, NodeId(0), Subset::Adr126)
+}
+
+fn nested_array(levels: usize) -> Value {
+    (0..levels).fold(json!(1), |v, _| Value::Array(vec![v]))
+}
+
+#[test]
+fn the_depth_cap_holds_for_deep_schemas_without_references() {
+    // Shallow enough: no depth is counted, and nothing is refused.
+    let s = nested_items(MAX_EVAL_DEPTH - 1);
+    assert!(s.is_valid(&nested_array(MAX_EVAL_DEPTH - 1)));
+    // One level deeper than the cap allows: refused as before, by both entry points.
+    let s = nested_items(MAX_EVAL_DEPTH);
+    let deep = nested_array(MAX_EVAL_DEPTH);
+    assert!(!s.is_valid(&deep));
+    let e = s.validate(&deep).unwrap_err();
+    assert!(e.to_string().contains("validation limit"), "{e}");
+    assert!(s.is_valid(&nested_array(10)));
+}
+
+#[test]
+fn quick_number_comparisons_agree_with_exact_ones() {
+    let numbers = [
+        json!(0),
+        json!(-1),
+        json!(1.5),
+        json!(-0.0),
+        json!(9_007_199_254_740_993u64),
+        json!(9_007_199_254_740_992.0),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(1e300),
+    ];
+    for a in &numbers {
+        for b in &numbers {
+            let (Value::Number(x), Value::Number(y)) = (a, b) else {
+                unreachable!()
+            };
+            if let Some(quick) = super::cmp_quick(x, y) {
+                assert_eq!(Some(quick), crate::value::cmp_numbers(x, y), "{a} {b}");
+            }
+        }
+    }
+    let s = schema(json!({"minimum": 9_007_199_254_740_993u64}));
+    assert!(!s.is_valid(&json!(9_007_199_254_740_992.0)));
+    assert!(s.is_valid(&json!(9_007_199_254_740_993u64)));
+}
+
+#[test]
+fn string_lengths_decided_by_bytes_agree_with_counting() {
+    let s = schema(json!({"type": "string", "minLength": 3, "maxLength": 4}));
+    for (text, ok) in [
+        ("ab", false),
+        ("abc", true),
+        ("abcd", true),
+        ("abcde", false),
+        ("💩💩", false),
+        ("💩💩💩", true),
+        ("💩💩💩💩💩", false),
+        ("é", false),
+        ("éééé", true),
+    ] {
+        assert_eq!(s.is_valid(&json!(text)), ok, "{text}");
+        assert_eq!(errors(&s, json!(text)).is_empty(), ok, "{text}");
+    }
+}
+
+#[test]
+fn one_of_names_its_first_two_matches() {
+    let s = schema(json!({"oneOf": [{"type": "string"}, {"minimum": 5}, {"type": "integer"}]}));
+    let message = |i: Value| s.validate(&i).unwrap_err().errors[0].message.clone();
+    assert_eq!(
+        message(json!(7)),
+        "matches more than one alternative (at least 1 and 2)"
+    );
+    assert_eq!(message(json!(1.5)), "matches none of the 3 alternatives");
+    assert!(s.is_valid(&json!(3)));
+    assert!(!s.is_valid(&json!(7)));
 }
