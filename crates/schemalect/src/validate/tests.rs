@@ -3,6 +3,7 @@ use crate::ir::{Additional, ArrayRules, Node, NodeId, ObjectRules, Properties, S
 use crate::value::{JsonType, TypeSet};
 use crate::Schema;
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 fn schema(v: Value) -> Schema {
     Schema::parse(&v).unwrap_or_else(|e| panic!("{e}"))
@@ -203,7 +204,7 @@ fn object_schema(names: &[String], required: &[&str], additional: Option<Additio
             Additional::Schema(NodeId(nodes.len() as u32 - 1))
         }
     };
-    nodes[0].object = Some(Box::new(ObjectRules {
+    nodes[0].object = Some(Arc::new(ObjectRules {
         properties: Properties::new(entries),
         required: required.iter().map(|r| Box::<str>::from(*r)).collect(),
         additional,
@@ -344,7 +345,7 @@ fn nested_items(levels: usize) -> Schema {
     let nodes = (0..=levels)
         .map(|i| Node {
             array: (i < levels).then(|| {
-                Box::new(ArrayRules {
+                Arc::new(ArrayRules {
                     items: Some(NodeId(i as u32 + 1)),
                     ..ArrayRules::default()
                 })
