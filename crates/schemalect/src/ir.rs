@@ -312,6 +312,36 @@ impl Node {
         t
     }
 
+    /// Every subschema the node applies, through every keyword and its reference, in one fixed
+    /// order: applicators (`allOf`, `anyOf`, `oneOf`, `not`, `$ref`), then `prefixItems`,
+    /// `items`, `properties` and an `additionalProperties` schema.
+    pub fn subschemas(&self) -> impl Iterator<Item = NodeId> + '_ {
+        let array = self.array.as_deref();
+        let object = self.object.as_deref();
+        let additional = object.and_then(|o| match o.additional {
+            Additional::Schema(id) => Some(id),
+            _ => None,
+        });
+        self.all_of
+            .iter()
+            .chain(&self.any_of)
+            .chain(&self.one_of)
+            .copied()
+            .chain(self.not)
+            .chain(self.reference)
+            .chain(
+                array
+                    .into_iter()
+                    .flat_map(|a| a.prefix_items.iter().copied().chain(a.items)),
+            )
+            .chain(
+                object
+                    .into_iter()
+                    .flat_map(|o| o.properties.iter().map(|(_, id)| id)),
+            )
+            .chain(additional)
+    }
+
     /// The values `const` or `enum` limit this node to (`const` when both are present), or
     /// `None` when neither is.
     pub fn literals(&self) -> Option<Vec<&Value>> {

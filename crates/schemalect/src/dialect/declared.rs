@@ -71,32 +71,7 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<String> {
         if open_object(id) || expand(schema, &[id]).into_iter().any(open_object) {
             out.insert(schema.node(id).pointer.as_str().to_owned());
         }
-        stack.extend(children(schema, id));
-    }
-    out
-}
-
-/// Every subschema of a node, through every keyword (and its reference).
-fn children(schema: &Schema, id: NodeId) -> Vec<NodeId> {
-    let n = schema.node(id);
-    let mut out: Vec<NodeId> = n
-        .all_of
-        .iter()
-        .chain(&n.any_of)
-        .chain(&n.one_of)
-        .copied()
-        .chain(n.not)
-        .chain(n.reference)
-        .collect();
-    if let Some(a) = &n.array {
-        out.extend(a.prefix_items.iter().copied());
-        out.extend(a.items);
-    }
-    if let Some(o) = &n.object {
-        out.extend(o.properties.iter().map(|(_, c)| c));
-        if let Additional::Schema(c) = o.additional {
-            out.push(c);
-        }
+        stack.extend(schema.node(id).subschemas());
     }
     out
 }

@@ -499,30 +499,12 @@ pub(crate) fn inline_references(schema: &Schema) -> Normalized {
 pub(crate) fn on_cycles(schema: &Schema) -> Vec<bool> {
     let n = schema.ir.nodes.len();
     let succ = |i: usize| -> Vec<usize> {
-        let Some(node) = schema.ir.nodes.get(i) else {
-            return Vec::new();
-        };
-        let mut out: Vec<usize> = node
-            .all_of
-            .iter()
-            .chain(&node.any_of)
-            .chain(&node.one_of)
-            .copied()
-            .chain(node.not)
-            .chain(node.reference)
-            .map(NodeId::index)
-            .collect();
-        if let Some(a) = &node.array {
-            out.extend(a.prefix_items.iter().map(|x| x.index()));
-            out.extend(a.items.map(NodeId::index));
-        }
-        if let Some(o) = &node.object {
-            out.extend(o.properties.iter().map(|(_, x)| x.index()));
-            if let Additional::Schema(x) = o.additional {
-                out.push(x.index());
-            }
-        }
-        out
+        schema
+            .ir
+            .nodes
+            .get(i)
+            .map(|node| node.subschemas().map(NodeId::index).collect())
+            .unwrap_or_default()
     };
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0usize; n];

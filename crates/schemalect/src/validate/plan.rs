@@ -120,34 +120,6 @@ impl Plan {
     }
 }
 
-/// The subschemas the walk enters from `node`, each with a new level of depth.
-fn children(node: &Node) -> impl Iterator<Item = NodeId> + '_ {
-    let array = node.array.as_deref();
-    let object = node.object.as_deref();
-    let additional = object.and_then(|o| match o.additional {
-        Additional::Schema(id) => Some(id),
-        _ => None,
-    });
-    node.all_of
-        .iter()
-        .chain(&node.any_of)
-        .chain(&node.one_of)
-        .copied()
-        .chain(node.not)
-        .chain(node.reference)
-        .chain(
-            array
-                .into_iter()
-                .flat_map(|a| a.prefix_items.iter().copied().chain(a.items)),
-        )
-        .chain(
-            object
-                .into_iter()
-                .flat_map(|o| o.properties.iter().map(|(_, id)| id)),
-        )
-        .chain(additional)
-}
-
 /// The most levels of depth one walk can add below any node (edges of the longest chain of
 /// subschemas), or `None` when a chain is a cycle or leaves the arena. Iterative: the arena
 /// may nest deeper than the stack allows.
@@ -163,7 +135,7 @@ fn longest_chain(nodes: &[Node]) -> Option<usize> {
             let node = nodes.get(i)?;
             if finished {
                 let mut h = 0;
-                for c in children(node) {
+                for c in node.subschemas() {
                     h = h.max(height.get(c.index()).copied().flatten()?.saturating_add(1));
                 }
                 *height.get_mut(i)? = Some(h);
@@ -177,7 +149,7 @@ fn longest_chain(nodes: &[Node]) -> Option<usize> {
             }
             *height.get_mut(i)? = Some(OPEN);
             stack.push((i, true));
-            for c in children(node) {
+            for c in node.subschemas() {
                 match height.get(c.index())? {
                     Some(OPEN) => return None,
                     Some(_) => {}
