@@ -136,9 +136,9 @@ fn read(path: &Path) -> Option<Value> {
     serde_json::from_str(&fs::read_to_string(path).ok()?).ok()
 }
 
-/// A duration for humans: `812 ns`, `3.41 µs`, `27.0 ms`.
-pub fn time(ns: f64) -> String {
-    let (v, unit) = if ns < 1e3 {
+/// A duration in the largest unit that keeps it at 1 or more: `(3.41, "µs")`.
+fn scaled(ns: f64) -> (f64, &'static str) {
+    if ns < 1e3 {
         (ns, "ns")
     } else if ns < 1e6 {
         (ns / 1e3, "µs")
@@ -146,7 +146,12 @@ pub fn time(ns: f64) -> String {
         (ns / 1e6, "ms")
     } else {
         (ns / 1e9, "s")
-    };
+    }
+}
+
+/// A duration for humans: `812 ns`, `3.41 µs`, `27.0 ms`.
+pub fn time(ns: f64) -> String {
+    let (v, unit) = scaled(ns);
     if v < 10.0 {
         format!("{v:.2} {unit}")
     } else if v < 100.0 {
@@ -682,15 +687,7 @@ fn panel(s: &mut String, x0: f64, title: &str, x_label: &str, all: &[Series]) {
 
 /// A power of ten of nanoseconds as an axis label: `100 ns`, `1 µs`, `10 ms`.
 fn tick(ns: f64) -> String {
-    let (v, unit) = if ns < 1e3 {
-        (ns, "ns")
-    } else if ns < 1e6 {
-        (ns / 1e3, "µs")
-    } else if ns < 1e9 {
-        (ns / 1e6, "ms")
-    } else {
-        (ns / 1e9, "s")
-    };
+    let (v, unit) = scaled(ns);
     format!("{v:.0} {unit}")
 }
 
