@@ -85,18 +85,25 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
     // hashing, and nothing at them can be unsafe (every name declared there is their own).
     let mut seen_alone = vec![false; n];
     let mut seen: HashSet<Vec<NodeId>> = HashSet::new();
-    let mut work: Vec<Vec<NodeId>> = vec![vec![schema.root()]];
-    while let Some(group) = work.pop() {
-        if let [id] = group[..] {
-            if is_alone(schema, id) {
+    // Locations of one subschema wait on their own stack, so the common case allocates nothing.
+    let mut lone: Vec<NodeId> = vec![schema.root()];
+    let mut work: Vec<Vec<NodeId>> = Vec::new();
+    loop {
+        let group = match lone.pop() {
+            Some(id) if is_alone(schema, id) => {
                 match seen_alone.get_mut(id.index()) {
                     Some(s) if !*s => *s = true,
                     _ => continue,
                 }
-                push_locations_below(schema, id, &mut work);
+                push_locations_below(schema, id, &mut lone);
                 continue;
             }
-        }
+            Some(id) => vec![id],
+            None => match work.pop() {
+                Some(group) => group,
+                None => break,
+            },
+        };
         let nodes = expand(schema, &group);
         if !seen.insert(nodes.clone()) {
             continue;
@@ -135,7 +142,7 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
         }
         // The locations below this one, as the declared fragment walks them.
         for name in &names {
-            work.push(below.remove(name).unwrap_or_default());
+            push_location(below.remove(name).unwrap_or_default(), &mut lone, &mut work);
         }
         let arrays: Vec<_> = nodes
             .iter()
@@ -147,23 +154,22 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
             .max()
             .unwrap_or(0);
         for i in 0..longest {
-            work.push(
-                arrays
-                    .iter()
-                    .filter_map(|a| a.prefix_items.get(i).copied().or(a.items))
-                    .collect(),
-            );
-        }
-        work.push(arrays.iter().filter_map(|a| a.items).collect());
-        work.push(
-            nodes
+            let group = arrays
                 .iter()
-                .filter_map(|id| match schema.node(*id).object.as_ref()?.additional {
-                    Additional::Schema(s) => Some(s),
-                    _ => None,
-                })
-                .collect(),
-        );
+                .filter_map(|a| a.prefix_items.get(i).copied().or(a.items))
+                .collect();
+            push_location(group, &mut lone, &mut work);
+        }
+        let items = arrays.iter().filter_map(|a| a.items).collect();
+        push_location(items, &mut lone, &mut work);
+        let additional = nodes
+            .iter()
+            .filter_map(|id| match schema.node(*id).object.as_ref()?.additional {
+                Additional::Schema(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        push_location(additional, &mut lone, &mut work);
     }
     flags
 }
@@ -175,22 +181,28 @@ fn is_alone(schema: &Schema, id: NodeId) -> bool {
     n.all_of.is_empty() && n.any_of.is_empty() && n.one_of.is_empty()
 }
 
-/// The locations below a node that is alone at its own, as [`unsafe_to_close`] walks them.
-fn push_locations_below(schema: &Schema, id: NodeId, work: &mut Vec<Vec<NodeId>>) {
+/// Queues a location for [`unsafe_to_close`]: one subschema on the stack of lone ids, none
+/// not at all (nothing is written there).
+fn push_location(group: Vec<NodeId>, lone: &mut Vec<NodeId>, work: &mut Vec<Vec<NodeId>>) {
+    match group[..] {
+        [] => {}
+        [id] => lone.push(id),
+        _ => work.push(group),
+    }
+}
+
+/// The locations below a node that is alone at its own, as [`unsafe_to_close`] walks them:
+/// each holds one subschema.
+fn push_locations_below(schema: &Schema, id: NodeId, lone: &mut Vec<NodeId>) {
     let n = schema.node(id);
     if let Some(o) = &n.object {
-        work.extend(o.properties.iter().map(|(_, sub)| vec![sub]));
+        lone.extend(o.properties.iter().map(|(_, sub)| sub));
         if let Additional::Schema(s) = o.additional {
-            work.push(vec![s]);
+            lone.push(s);
         }
     }
     if let Some(a) = &n.array {
-        work.extend(
-            a.prefix_items
-                .iter()
-                .chain(a.items.iter())
-                .map(|sub| vec![*sub]),
-        );
+        lone.extend(a.prefix_items.iter().chain(a.items.iter()).copied());
     }
 }
 
