@@ -46,6 +46,7 @@ use crate::lower::{Loss, LowerOptions, Target};
 use crate::seen::Distinct;
 use crate::value::{cmp_numbers, is_integer, num, JsonType, Num, TypeSet};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
@@ -217,16 +218,17 @@ fn number_of(i: i128) -> Option<Number> {
 
 /// `anyOf` of the branches, or the one branch itself; branches that are themselves a bare
 /// `anyOf` are spliced in (the same union, one level less).
-fn union_of(branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
+fn union_of(mut branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
+    if branches.len() == 1 {
+        // Already final: a bare `anyOf` built here has at least two branches.
+        return branches.pop();
+    }
     let mut flat = Vec::with_capacity(branches.len());
     for mut b in branches {
-        if b.len() == 1 {
-            if let Some(Value::Array(inner)) = b.remove("anyOf") {
-                flat.extend(inner);
-                continue;
-            }
+        match bare_union(&mut b) {
+            Some(inner) => flat.append(inner),
+            None => flat.push(Value::Object(b)),
         }
-        flat.push(Value::Object(b));
     }
     match flat.len() {
         0 => None,
@@ -242,30 +244,46 @@ fn union_of(branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
     }
 }
 
+/// The branches of a node that is only an `anyOf`, as [`union_of`] builds it. Read from the
+/// node's one field rather than looked up: hashing the key costs more than the whole check.
+fn bare_union(m: &mut Map<String, Value>) -> Option<&mut Vec<Value>> {
+    if m.len() != 1 {
+        return None;
+    }
+    match m.iter_mut().next() {
+        Some((key, Value::Array(list))) if key == "anyOf" => Some(list),
+        _ => None,
+    }
+}
+
 /// The node's `title` and `description`, with `format` folded into the description as a hint
 /// (sent as a field, a server that enforces it would narrow: `format` is an annotation).
-fn annotations(node: &Node) -> (Option<String>, Option<String>) {
+fn annotations(node: &Node) -> (Option<&str>, Option<Cow<'_, str>>) {
     let Some(a) = &node.annotations else {
         return (None, None);
     };
-    let title = a.title.as_deref().map(str::to_owned);
     let description = match &a.format {
-        Some(f) => Some(with_format_hint(a.description.as_deref(), f)),
-        None => a.description.as_deref().map(str::to_owned),
+        Some(f) => Some(Cow::Owned(with_format_hint(a.description.as_deref(), f))),
+        None => a.description.as_deref().map(Cow::Borrowed),
     };
-    (title, description)
+    (a.title.as_deref(), description)
 }
 
 /// Gives a branch the annotations of the node it came from. A branch's own title wins; its
-/// own description follows the node's.
+/// own description follows the node's. A node has a handful of fields, so they are scanned
+/// rather than looked up by hash.
 fn annotate(branch: &mut Map<String, Value>, title: Option<&str>, description: Option<&str>) {
     if let Some(t) = title {
-        if !branch.contains_key("title") {
+        if !branch.keys().any(|k| k == "title") {
             branch.insert("title".into(), Value::from(t));
         }
     }
     if let Some(d) = description {
-        let merged = match branch.get("description").and_then(Value::as_str) {
+        let own = branch
+            .iter()
+            .find_map(|(k, v)| (k == "description").then_some(v))
+            .and_then(Value::as_str);
+        let merged = match own {
             Some(own) if !own.is_empty() && own != d => format!("{d}\n{own}"),
             _ => d.to_owned(),
         };
@@ -455,28 +473,25 @@ impl Lowerer<'_> {
             }
             None => return Out::Nothing,
         };
-        if nullable {
-            match out.get_mut("anyOf") {
-                Some(Value::Array(list)) => {
-                    if let Some(Value::Object(first)) = list.first_mut() {
-                        first.insert("nullable".into(), Value::Bool(true));
-                    }
-                }
-                _ => {
-                    out.insert("nullable".into(), Value::Bool(true));
-                }
-            }
-        }
         let (title, description) = annotations(node);
-        match out.get_mut("anyOf") {
-            Some(Value::Array(list)) => {
+        let description = description.as_deref();
+        match bare_union(&mut out) {
+            Some(list) => {
+                if let (true, Some(Value::Object(first))) = (nullable, list.first_mut()) {
+                    first.insert("nullable".into(), Value::Bool(true));
+                }
                 for b in list.iter_mut() {
                     if let Value::Object(b) = b {
-                        annotate(b, title.as_deref(), description.as_deref());
+                        annotate(b, title, description);
                     }
                 }
             }
-            _ => annotate(&mut out, title.as_deref(), description.as_deref()),
+            None => {
+                if nullable {
+                    out.insert("nullable".into(), Value::Bool(true));
+                }
+                annotate(&mut out, title, description);
+            }
         }
         Out::Node(out)
     }
