@@ -37,9 +37,12 @@ pub(crate) struct Prepared {
 /// An array whose items are unconstrained degrades: "any value" includes open objects, which
 /// these decoders cannot produce, and OpenAI refuses an array without `items` outright.
 pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, Degrade> {
-    let mut nodes = schema.ir.nodes.clone();
+    let source = &schema.ir.nodes;
+    // The arena is copied at the first node that changes: many schemas have none, and the
+    // copy is the one large allocation of a lowering.
+    let mut copy: Option<Vec<Node>> = None;
     let mut losses = Vec::new();
-    let mut seen = vec![false; nodes.len()];
+    let mut seen = vec![false; source.len()];
     let mut stack = vec![schema.root()];
     let walk_all_of = !matches!(
         caps.support("allOf"),
@@ -50,48 +53,105 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, 
             Some(done) if !*done => *done = true,
             _ => continue,
         }
-        let admits = schema.admitted(id);
-        let Some(node) = nodes.get_mut(id.index()) else {
+        // Still as in the source: a node is edited once, when it is first reached.
+        let Some(node) = source.get(id.index()) else {
             continue;
         };
-        reshape(node, admits, caps, &mut losses)?;
-        push_children(node, walk_all_of, &mut stack);
+        let edit = edit(node, schema.admitted(id), caps, &mut losses)?;
+        if edit.is_none() {
+            push_children(node, walk_all_of, &mut stack);
+            continue;
+        }
+        let nodes = copy.get_or_insert_with(|| source.clone());
+        if let Some(node) = nodes.get_mut(id.index()) {
+            edit.apply(node);
+            push_children(node, walk_all_of, &mut stack);
+        }
     }
-    Ok(Prepared {
-        schema: Schema::from_nodes(nodes, schema.ir.root, schema.ir.subset),
-        losses,
-    })
+    let schema = match copy {
+        Some(nodes) => Schema::from_nodes(nodes, schema.ir.root, schema.ir.subset),
+        None => schema.clone(),
+    };
+    Ok(Prepared { schema, losses })
 }
 
-fn reshape(
-    node: &mut Node,
+/// What the pre-pass changes in one node, decided before anything is copied.
+#[derive(Default)]
+struct Edit {
+    drop_object: bool,
+    drop_array: bool,
+    drop_string: bool,
+    drop_number: bool,
+    drop_not: bool,
+    types: Option<TypeSet>,
+    prune_required: bool,
+}
+
+impl Edit {
+    fn is_none(&self) -> bool {
+        !(self.drop_object
+            || self.drop_array
+            || self.drop_string
+            || self.drop_number
+            || self.drop_not
+            || self.prune_required
+            || self.types.is_some())
+    }
+
+    fn apply(self, node: &mut Node) {
+        if self.drop_object {
+            node.object = None;
+        }
+        if self.drop_array {
+            node.array = None;
+        }
+        if self.drop_string {
+            node.string = None;
+        }
+        if self.drop_number {
+            node.number = None;
+        }
+        if self.drop_not {
+            node.not = None;
+        }
+        if self.types.is_some() {
+            node.types = self.types;
+        }
+        if let Some(rules) = node.object.as_mut().filter(|_| self.prune_required) {
+            // The rules are shared with the source: copied here, only to change them.
+            let rules = Arc::make_mut(rules);
+            let declared = &rules.properties;
+            rules.required.retain(|name| declared.contains(name));
+        }
+    }
+}
+
+/// The pre-pass's edit of one node (see [`prepare`]), its losses recorded.
+fn edit(
+    node: &Node,
     admits: TypeSet,
     caps: &Capabilities,
     losses: &mut Vec<Loss>,
-) -> Result<(), Degrade> {
+) -> Result<Edit, Degrade> {
+    let mut edit = Edit::default();
     if node.reference.is_some() {
         // A recursive reference is sent as `{"$ref"}`: its target is prepared where it stands.
-        return Ok(());
+        return Ok(edit);
     }
-    if !admits.contains(JsonType::Object) {
-        node.object = None;
-    }
-    if !admits.contains(JsonType::Array) {
-        node.array = None;
-    }
-    if !admits.contains(JsonType::String) {
-        node.string = None;
-    }
-    if !admits.contains(JsonType::Number) && !admits.contains(JsonType::Integer) {
-        node.number = None;
-    }
+    edit.drop_object = node.object.is_some() && !admits.contains(JsonType::Object);
+    edit.drop_array = node.array.is_some() && !admits.contains(JsonType::Array);
+    edit.drop_string = node.string.is_some() && !admits.contains(JsonType::String);
+    edit.drop_number = node.number.is_some()
+        && !admits.contains(JsonType::Number)
+        && !admits.contains(JsonType::Integer);
     if node.not.is_some() {
         if let Support::Dropped(why) = caps.support("not") {
-            node.not = None;
+            edit.drop_not = true;
             losses.push(Loss::new(&node.pointer, "not", why));
         }
     }
-    if node.any_of.is_empty() && node.one_of.is_empty() {
+    let is_union = !node.any_of.is_empty() || !node.one_of.is_empty();
+    if !is_union {
         if admits.is_empty() {
             return Err(Degrade(Loss::new(
                 &node.pointer,
@@ -99,27 +159,23 @@ fn reshape(
                 "no value satisfies this subschema, and the provider needs every node to name the types it admits",
             )));
         }
-        node.types = Some(admits);
+        edit.types = Some(admits).filter(|t| node.types != Some(*t));
     }
-    // Checked first: the rules are shared with the source, and copied only to change them.
-    let undeclared_required = node.object.as_deref().is_some_and(|rules| {
-        rules.additional == Additional::Forbidden
-            && rules
-                .required
-                .iter()
-                .any(|name| !rules.properties.contains(name))
-    });
-    if let Some(rules) = node.object.as_mut().filter(|_| undeclared_required) {
-        let rules = Arc::make_mut(rules);
-        let declared = &rules.properties;
-        rules.required.retain(|name| declared.contains(name));
+    edit.prune_required = !edit.drop_object
+        && node.object.as_deref().is_some_and(|rules| {
+            rules.additional == Additional::Forbidden
+                && rules
+                    .required
+                    .iter()
+                    .any(|name| !rules.properties.contains(name))
+        });
+    if edit.prune_required {
         losses.push(Loss::new(
             &node.pointer,
             "required",
             "lists names that no property declares while `additionalProperties` is false, so no object satisfies it; those names are not sent (providers refuse them)",
         ));
     }
-    let is_union = !node.any_of.is_empty() || !node.one_of.is_empty();
     if !is_union
         && admits.contains(JsonType::Array)
         && node.array.as_ref().and_then(|a| a.items).is_none()
@@ -130,7 +186,7 @@ fn reshape(
             "array items are unconstrained (any JSON value, open objects included), which the provider's strict mode cannot express",
         )));
     }
-    Ok(())
+    Ok(edit)
 }
 
 fn push_children(node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
