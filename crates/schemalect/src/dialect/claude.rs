@@ -15,7 +15,7 @@
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use super::closed::{self, census, root_loss};
-use super::emit::{emit, Closure, Degrade, JsonDialect};
+use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Normalized, Rewrites};
 use super::Outcome;
 use crate::ir::Schema;
@@ -185,7 +185,7 @@ fn strict(
             closure: Closure::RequireClosed {
                 all_required: false,
             },
-            explicit_types: false,
+            types: Types::OutsideUnions,
             // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
             references: false,
         },
@@ -219,7 +219,7 @@ fn guide(schema: &Schema) -> Value {
     let dialect = JsonDialect {
         caps: Some(&CLAUDE),
         closure: Closure::ExplicitOpen,
-        explicit_types: false,
+        types: Types::AsSource,
         // Tool input schemas are JSON Schema 2020-12 (providers.md A3): `$defs` and `$ref`.
         references: true,
     };

@@ -27,8 +27,9 @@ pub(crate) struct Prepared {
 /// Rewrites every node reachable from the root so a closed-object strict dialect can send it:
 /// - keyword groups that cannot apply (object keywords where no object is admitted, …) go, which
 ///   is exact;
-/// - a node without `type` and without a union gets the types it admits, which is exact (no
-///   other type could validate) and what strict decoders need;
+/// - a node without a union is sent with exactly the types it admits, which is exact (no other
+///   type could validate) and what strict decoders need: a `type` that says more is narrowed
+///   here, a missing one is written by the emitter (`Types::OutsideUnions`);
 /// - a closed object's `required` loses names that no property declares: such an object
 ///   accepts nothing, so not sending them only widens (a loss), and providers refuse them;
 /// - a `not` whose row is `Dropped` goes before emission, so its subtree cannot degrade a
@@ -159,7 +160,10 @@ fn edit(
                 "no value satisfies this subschema, and the provider needs every node to name the types it admits",
             )));
         }
-        edit.types = Some(admits).filter(|t| node.types != Some(*t));
+        // A node without `type` is given its admitted types by the emitter
+        // (`Types::OutsideUnions`); one whose `type` says more than it admits is narrowed to
+        // them here, exactly.
+        edit.types = node.types.filter(|own| *own != admits).map(|_| admits);
     }
     edit.prune_required = !edit.drop_object
         && node.object.as_deref().is_some_and(|rules| {

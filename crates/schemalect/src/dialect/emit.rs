@@ -30,6 +30,20 @@ pub(crate) enum Closure {
     AsSource,
 }
 
+/// Which nodes without a `type` of their own are sent with the types they admit (exact: no
+/// other type could validate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Types {
+    /// None: `type` only where the source has it.
+    AsSource,
+    /// Every node: where a node without `type` reads as "object" (llama.cpp) or any value is
+    /// not expressible.
+    Explicit,
+    /// Every node but a union's, whose branches carry the types: the closed-object strict
+    /// decoders, whose subsets describe typed nodes only (see `closed::prepare`).
+    OutsideUnions,
+}
+
 /// What the emitter needs to know about a JSON-Schema dialect beyond its keyword table.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JsonDialect {
@@ -37,9 +51,8 @@ pub(crate) struct JsonDialect {
     pub caps: Option<&'static Capabilities>,
     /// How open objects are handled.
     pub closure: Closure,
-    /// Give every node an explicit `type` (the admitted types) when the source has none. Needed
-    /// where a node without `type` reads as "object" (llama.cpp) or is rejected (OpenAI strict).
-    pub explicit_types: bool,
+    /// Which nodes without `type` get one (the types they admit).
+    pub types: Types,
     /// The dialect resolves local `$ref`s into `$defs`, recursion included, without cutting it
     /// at a depth (extended subset). Recursive references are then sent as `$defs`; otherwise
     /// they degrade.
@@ -257,7 +270,11 @@ impl Emitter<'_> {
         }
         match node.types {
             Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
-            None if self.d.explicit_types => {
+            None if self.d.types == Types::Explicit
+                || (self.d.types == Types::OutsideUnions
+                    && node.any_of.is_empty()
+                    && node.one_of.is_empty()) =>
+            {
                 out.insert("type".into(), type_names(admitted));
             }
             None => {}

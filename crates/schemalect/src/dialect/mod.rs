@@ -153,7 +153,7 @@ pub(crate) fn source_value(schema: &Schema) -> Result<Value, Loss> {
     let dialect = emit::JsonDialect {
         caps: None,
         closure: emit::Closure::AsSource,
-        explicit_types: false,
+        types: emit::Types::AsSource,
         references: true,
     };
     emit::emit(schema, dialect)

@@ -8,7 +8,7 @@
 //! `^…$` patterns are sent.
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
-use super::emit::{emit, Closure, JsonDialect};
+use super::emit::{emit, Closure, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
 use crate::ir::Schema;
@@ -60,7 +60,7 @@ pub static CAPABILITIES: Capabilities = Capabilities {
 const DIALECT: JsonDialect = JsonDialect {
     caps: Some(&CAPABILITIES),
     closure: Closure::ExplicitOpen,
-    explicit_types: true,
+    types: Types::Explicit,
     references: true,
 };
 

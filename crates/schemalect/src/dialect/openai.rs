@@ -16,7 +16,7 @@
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use super::closed::{self, census, root_loss, Fields};
-use super::emit::{emit, Closure, Degrade, JsonDialect};
+use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
 use crate::ir::Schema;
@@ -273,7 +273,7 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
         JsonDialect {
             caps: Some(caps),
             closure: Closure::RequireClosed { all_required: true },
-            explicit_types: false,
+            types: Types::OutsideUnions,
             // OpenAI and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
             // and OpenRouter routes do not say, so recursion degrades there.
             references: matches!(caps.target, Target::OpenAi | Target::Groq),

@@ -10,7 +10,7 @@
 
 use super::{json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Support, ValueKinds};
-use crate::dialect::emit::{emit, Closure, JsonDialect};
+use crate::dialect::emit::{emit, Closure, JsonDialect, Types};
 use crate::dialect::normalize::{normalize, Rewrites};
 use crate::dialect::Outcome;
 use crate::ir::Schema;
@@ -62,7 +62,7 @@ pub static CAPABILITIES: Capabilities = Capabilities {
 const DIALECT: JsonDialect = JsonDialect {
     caps: Some(&CAPABILITIES),
     closure: Closure::ExplicitOpen,
-    explicit_types: true,
+    types: Types::Explicit,
     // "Cyclic references are unrolled to a limited degree" (providers.md GG2): a depth cut
     // would narrow, so recursion degrades; non-recursive references are written out in place.
     references: false,
