@@ -178,6 +178,9 @@ fn strict(
     caps: &'static Capabilities,
 ) -> Result<(Value, Vec<Loss>), Degrade> {
     let prepared = closed::prepare(&normalized.schema, caps)?;
+    // Counted on the IR first: a schema over the limit (a wide form) would otherwise be
+    // emitted only to be dropped, and the plain tool emitted after it.
+    optional_within_limit(closed::optional_properties(&prepared.schema))?;
     let emitted = emit(
         &prepared.schema,
         JsonDialect {
@@ -199,17 +202,25 @@ fn strict(
 
 fn within_limits(schema: &Value) -> Result<(), Degrade> {
     let c = census(schema);
-    let over = |what: String| Err(Degrade(Loss::new(&Pointer::root(), "", what)));
     if c.empty_closed_objects > 0 {
-        return over("a closed object declares no property; ⚠ the grammar subset's handling of objects without properties is undocumented, so the safe side is not to send it strict".to_owned());
+        return over_limit("a closed object declares no property; ⚠ the grammar subset's handling of objects without properties is undocumented, so the safe side is not to send it strict".to_owned());
     }
-    if c.optional > MAX_OPTIONAL {
-        return over(format!("{} optional properties; strict tools and `output_config.format` allow {MAX_OPTIONAL} per request", c.optional));
-    }
+    optional_within_limit(c.optional)?;
     if c.unions > MAX_UNIONS {
-        return over(format!("{} union-typed nodes (`anyOf` or a list of types); strict tools and `output_config.format` allow {MAX_UNIONS} per request", c.unions));
+        return over_limit(format!("{} union-typed nodes (`anyOf` or a list of types); strict tools and `output_config.format` allow {MAX_UNIONS} per request", c.unions));
     }
     Ok(())
+}
+
+fn optional_within_limit(optional: usize) -> Result<(), Degrade> {
+    if optional > MAX_OPTIONAL {
+        return over_limit(format!("{optional} optional properties; strict tools and `output_config.format` allow {MAX_OPTIONAL} per request"));
+    }
+    Ok(())
+}
+
+fn over_limit(what: String) -> Result<(), Degrade> {
+    Err(Degrade(Loss::new(&Pointer::root(), "", what)))
 }
 
 /// The `input_schema` of a plain (non-strict) forced tool: guidance only, so it may stay open,

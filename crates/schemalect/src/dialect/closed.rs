@@ -251,6 +251,74 @@ pub(crate) struct Census {
     pub empty_closed_objects: usize,
 }
 
+/// Declared properties that are not required, as the strict emitters write the schema out:
+/// at properties, items, positions followed by `items` and union branches that admit a value,
+/// a node reached from several places counted at each. At most the [`Census::optional`] of
+/// the emitted schema (emission keeps every property and `required` name of those objects, or
+/// fails), and equal to it unless positions without `items` hold objects. A schema already
+/// over a provider's limit here need not be emitted to learn that it is.
+pub(crate) fn optional_properties(schema: &Schema) -> usize {
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    // Per node, the count of the subtree below it: memoised, so linear in the arena however
+    // often a node is reached. A node reached again while open (a cycle) adds nothing.
+    let mut state = vec![NEW; schema.len()];
+    let mut below = vec![0usize; schema.len()];
+    let mut stack = vec![(schema.root(), false)];
+    while let Some((id, children_done)) = stack.pop() {
+        let i = id.index();
+        if !children_done {
+            if state.get(i) != Some(&NEW) {
+                continue;
+            }
+            if let Some(s) = state.get_mut(i) {
+                *s = OPEN;
+            }
+            stack.push((id, true));
+            stack.extend(written_below(schema, id).map(|c| (c, false)));
+            continue;
+        }
+        let node = schema.node(id);
+        let own = node.object.as_deref().map_or(0, |rules| {
+            let props = &rules.properties;
+            let required = rules.required.iter().filter(|r| props.contains(r)).count();
+            props.len().saturating_sub(required)
+        });
+        let total = written_below(schema, id)
+            .filter(|c| state.get(c.index()) == Some(&DONE))
+            .filter_map(|c| below.get(c.index()).copied())
+            .fold(own, usize::saturating_add);
+        if let (Some(s), Some(b)) = (state.get_mut(i), below.get_mut(i)) {
+            (*s, *b) = (DONE, total);
+        }
+    }
+    below.get(schema.root().index()).copied().unwrap_or(0)
+}
+
+/// The subschemas a strict emission certainly writes below a node (see
+/// [`optional_properties`]), once per place.
+fn written_below(schema: &Schema, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    let node = schema.node(id);
+    let properties = node
+        .object
+        .iter()
+        .flat_map(|o| o.properties.iter().map(|(_, sub)| sub));
+    let array = node.array.as_deref();
+    let items = array.and_then(|a| a.items);
+    let positions = array
+        .filter(|a| a.items.is_some())
+        .into_iter()
+        .flat_map(|a| a.prefix_items.iter().copied());
+    let branches = node
+        .any_of
+        .iter()
+        .chain(&node.one_of)
+        .copied()
+        .filter(|b| !schema.admitted(*b).is_empty());
+    properties.chain(items).chain(positions).chain(branches)
+}
+
 /// Counts what providers limit, walking only the positions the strict emitters produce.
 pub(crate) fn census(schema: &Value) -> Census {
     let mut c = Census::default();
@@ -445,6 +513,55 @@ mod tests {
         assert!(!is_valid_name("", 64));
         assert!(!is_valid_name(&"a".repeat(65), 64));
         assert!(is_valid_name(&"a".repeat(128), 128));
+    }
+
+    /// The IR count agrees with the census of what the strict emitter writes, on places a
+    /// union, an array, positions and a shared subschema (written at each place) reach.
+    #[test]
+    fn optional_properties_on_the_ir_match_the_emitted_census() {
+        use crate::dialect::emit::{emit, Closure, JsonDialect, Types};
+        let closed = |props: serde_json::Value, required: serde_json::Value| json!({"type": "object", "properties": props, "required": required, "additionalProperties": false});
+        let leaf = closed(
+            json!({"a": {"type": "string"}, "b": {"type": "integer"}}),
+            json!(["a"]),
+        );
+        let cases = [
+            closed(json!({"x": {"type": "string"}}), json!([])),
+            closed(
+                json!({
+                    "list": {"type": "array", "items": leaf.clone()},
+                    "pair": {"type": "array", "prefixItems": [leaf.clone()], "items": leaf.clone()},
+                    "either": {"anyOf": [leaf.clone(), {"type": "string"}]},
+                    "both": {"allOf": [leaf.clone()]},
+                    "n": {"type": "number"}
+                }),
+                json!(["list", "n", "absent"]),
+            ),
+        ];
+        for v in cases {
+            let schema = Schema::parse(&v).unwrap_or_else(|e| panic!("{e}"));
+            let normalized = crate::dialect::normalize::normalize(
+                &schema,
+                crate::dialect::normalize::Rewrites {
+                    flatten_all_of: true,
+                    distribute_unions: true,
+                },
+            );
+            let prepared = prepare(&normalized.schema, &crate::dialect::claude::CLAUDE)
+                .unwrap_or_else(|d| panic!("{:?}", d.0));
+            let dialect = JsonDialect {
+                caps: Some(&crate::dialect::claude::CLAUDE),
+                closure: Closure::RequireClosed {
+                    all_required: false,
+                },
+                types: Types::OutsideUnions,
+                references: false,
+            };
+            let emitted = emit(&prepared.schema, dialect).unwrap_or_else(|d| panic!("{:?}", d.0));
+            let counted = optional_properties(&prepared.schema);
+            assert!(counted > 0);
+            assert_eq!(counted, census(&emitted.schema).optional, "{v}");
+        }
     }
 
     #[test]
