@@ -28,6 +28,7 @@ mod ast;
 mod features;
 mod parse;
 mod render;
+mod simple;
 mod translate;
 mod unicode;
 
@@ -52,6 +53,8 @@ pub struct Pattern {
     source: Box<str>,
     ast: Ast,
     regex: regex::Regex,
+    /// The pattern's matcher when it has the common anchored shape that needs no engine.
+    simple: Option<simple::Simple>,
     features: Features,
 }
 
@@ -177,6 +180,7 @@ impl Pattern {
         let features = Features::of(&ast, spelling);
         Ok(Pattern {
             source: source.into(),
+            simple: simple::Simple::of(&ast),
             ast,
             regex,
             features,
@@ -191,7 +195,10 @@ impl Pattern {
     /// True when the pattern matches somewhere in `haystack` (JSON Schema patterns are not
     /// implicitly anchored).
     pub fn is_match(&self, haystack: &str) -> bool {
-        self.regex.is_match(haystack)
+        match &self.simple {
+            Some(simple) => simple.is_match(haystack),
+            None => self.regex.is_match(haystack),
+        }
     }
 
     /// The syntax features the pattern uses.

@@ -296,19 +296,29 @@ impl Members {
 
     /// The entry for member `key`, if the node names it, with its position. `hint` is where
     /// the caller expects the name, tried first: instances mostly list their members in the
-    /// schema's order, so the position after the previous member's entry is usually the hit.
+    /// schema's order, so the position after the previous member's entry is usually the hit,
+    /// and only a miss pays for the search.
     #[inline(always)]
     pub(super) fn find(&self, key: &str, hint: usize) -> Option<(usize, &Entry)> {
         let head = Head::of(key);
+        match self.entries.get(hint) {
+            Some(e) if self.is(hint, e, head, key) => Some((hint, e)),
+            _ => self.search(key, head),
+        }
+    }
+
+    /// True when entry `i`, `e`, names `key`, whose head is `head`.
+    #[inline(always)]
+    fn is(&self, i: usize, e: &Entry, head: Head, key: &str) -> bool {
+        e.head == head && (head.len <= INLINE || self.names.get(i).is_some_and(|n| **n == *key))
+    }
+
+    /// [`Members::find`] past its hint: a scan of few names, else the name's bucket.
+    fn search(&self, key: &str, head: Head) -> Option<(usize, &Entry)> {
         let at = |i: usize| {
             let e = self.entries.get(i)?;
-            let same = e.head == head
-                && (head.len <= INLINE || self.names.get(i).is_some_and(|n| **n == *key));
-            same.then_some((i, e))
+            self.is(i, e, head, key).then_some((i, e))
         };
-        if let Some(hit) = at(hint) {
-            return Some(hit);
-        }
         if self.starts.is_empty() {
             return (0..self.entries.len()).find_map(at);
         }
