@@ -695,7 +695,11 @@ impl<'s> Walk<'s> {
             return true;
         };
         let mut valid = true;
-        for name in &rules.required {
+        // Which names are missing is looked up (hashing each) only when one is: counting the
+        // required members present is a pass of word compares.
+        let missing =
+            map.len() < members.required || required_present(members, map) < members.required;
+        for name in rules.required.iter().filter(|_| missing) {
             if !map.contains_key(&**name) {
                 fail!(
                     errors,
@@ -771,6 +775,19 @@ impl<'s> Walk<'s> {
         }
         required == members.required
     }
+}
+
+/// How many of an object's members the node requires (each name once: member names are
+/// unique).
+fn required_present(members: &Members, map: &Map<String, Value>) -> usize {
+    let (mut present, mut hint) = (0, 0);
+    for key in map.keys() {
+        if let Some((i, e)) = members.find(key, hint) {
+            present += usize::from(e.required);
+            hint = i + 1;
+        }
+    }
+    present
 }
 
 /// How two numbers compare, for the common pairs that need no exact 128-bit comparison: two
