@@ -1,0 +1,165 @@
+//! Runs one operation of the speed bench over one fixture a given number of times, for an
+//! instruction counter. Wall-clock ratios on a shared machine move by ±20 % between runs;
+//! instruction counts do not, so speed work is judged by them:
+//!
+//! ```sh
+//! cargo build --release --example icount
+//! count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/icount "$@" 2>&1 | awk '/Collected/ {print $4}'; }
+//! base=$(count lower:all jsb-sample 0); all=$(count lower:all jsb-sample 10)
+//! echo $(( (all - base) / 10 ))   # instructions per pass of `jsb-sample`, setup subtracted
+//! ```
+//!
+//! Operations: `floor` (serde_json parse + serialise of the schema text), `parse`,
+//! `lower:<target>` and `lower:all`, `is_valid` and `validate` (this crate), `is_valid:jsonschema`
+//! and `validate:jsonschema` (the `jsonschema` crate's `is_valid` and collected `iter_errors`).
+//! Fixtures: the names of `support::bench::fixtures()` (`invoice`, `jsb-sample`, `props-1000`,
+//! `nest-10`, `enum-1000`, `anyof-100`). Every schema is parsed, every validator built and
+//! every instance validated once before the passes, so the count with 0 passes is the setup.
+
+use schemalect::{LowerOptions, Schema, Target};
+use serde_json::Value;
+use std::hint::black_box;
+use std::process::ExitCode;
+use support::bench::{self, Fixture};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [op, fixture, passes] = args.as_slice() else {
+        eprintln!("usage: icount <operation> <fixture> <passes>");
+        return ExitCode::from(2);
+    };
+    let Some(op) = Op::from_name(op) else {
+        eprintln!("unknown operation {op}");
+        return ExitCode::from(2);
+    };
+    let Ok(passes) = passes.parse::<usize>() else {
+        eprintln!("passes: not a number: {passes}");
+        return ExitCode::from(2);
+    };
+    let Some(fixture) = bench::fixtures().into_iter().find(|f| f.name == *fixture) else {
+        eprintln!("no fixture {fixture} (is ../shared/corpus present for jsb-sample?)");
+        return ExitCode::from(2);
+    };
+    let prepared = Prepared::new(&fixture);
+    for _ in 0..passes {
+        prepared.run(op);
+    }
+    ExitCode::SUCCESS
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Floor,
+    Parse,
+    Lower(Target),
+    LowerAll,
+    IsValid,
+    IsValidTheirs,
+    Validate,
+    ValidateTheirs,
+}
+
+impl Op {
+    fn from_name(name: &str) -> Option<Op> {
+        Some(match name {
+            "floor" => Op::Floor,
+            "parse" => Op::Parse,
+            "lower:all" => Op::LowerAll,
+            "is_valid" => Op::IsValid,
+            "is_valid:jsonschema" => Op::IsValidTheirs,
+            "validate" => Op::Validate,
+            "validate:jsonschema" => Op::ValidateTheirs,
+            other => Op::Lower(Target::from_name(other.strip_prefix("lower:")?)?),
+        })
+    }
+}
+
+/// A fixture with every schema parsed and every validator built; every instance validated
+/// once on both sides, so what is built on first use (the validation plan, the `jsonschema`
+/// crate's caches) is part of the setup.
+struct Prepared<'f> {
+    fixture: &'f Fixture,
+    schemas: Vec<Schema>,
+    theirs: Vec<jsonschema::Validator>,
+    options: LowerOptions,
+}
+
+impl<'f> Prepared<'f> {
+    fn new(fixture: &'f Fixture) -> Self {
+        let prepared = Prepared {
+            fixture,
+            schemas: fixture
+                .cases
+                .iter()
+                .map(|c| Schema::parse(&c.value).expect("fixtures are in the subset"))
+                .collect(),
+            theirs: fixture
+                .cases
+                .iter()
+                .map(|c| support::oracle::compile(&c.value).expect("jsonschema compiles them"))
+                .collect(),
+            options: LowerOptions::default(),
+        };
+        prepared.run(Op::IsValid);
+        prepared.run(Op::IsValidTheirs);
+        prepared
+    }
+
+    fn run(&self, op: Op) {
+        let cases = &self.fixture.cases;
+        let instances = || {
+            cases
+                .iter()
+                .zip(self.schemas.iter().zip(&self.theirs))
+                .flat_map(|(c, pair)| c.instances.iter().map(move |i| (&i.value, pair)))
+        };
+        match op {
+            Op::Floor => {
+                for case in cases {
+                    let v: Value =
+                        serde_json::from_str(black_box(&case.text)).expect("schema text");
+                    black_box(serde_json::to_string(&v).expect("serialisable"));
+                }
+            }
+            Op::Parse => {
+                for case in cases {
+                    black_box(Schema::parse(black_box(&case.value)).expect("in subset"));
+                }
+            }
+            Op::Lower(target) => {
+                for schema in &self.schemas {
+                    black_box(schema.lower(target, &self.options));
+                }
+            }
+            Op::LowerAll => {
+                for schema in &self.schemas {
+                    for target in Target::ALL {
+                        black_box(schema.lower(target, &self.options));
+                    }
+                }
+            }
+            Op::IsValid => {
+                for (i, (ours, _)) in instances() {
+                    black_box(ours.is_valid(black_box(i)));
+                }
+            }
+            Op::IsValidTheirs => {
+                for (i, (_, theirs)) in instances() {
+                    black_box(theirs.is_valid(black_box(i)));
+                }
+            }
+            Op::Validate => {
+                for (i, (ours, _)) in instances() {
+                    black_box(ours.validate(black_box(i)).is_ok());
+                }
+            }
+            Op::ValidateTheirs => {
+                for (i, (_, theirs)) in instances() {
+                    let errors: Vec<_> = theirs.iter_errors(black_box(i)).collect();
+                    black_box(errors);
+                }
+            }
+        }
+    }
+}
