@@ -712,11 +712,8 @@ impl<'s> Walk<'s> {
             }
         }
         if members.visits {
-            let mut hint = 0;
-            for (key, member) in map {
-                let entry = members.find(key, hint);
-                hint = entry.map_or(hint, |(i, _)| i + 1);
-                let sub = match entry.and_then(|(_, e)| e.node) {
+            for (key, member, entry) in members.resolve(map) {
+                let sub = match entry.and_then(|e| e.node) {
                     Some(id) => Some(id),
                     None => match rules.additional {
                         Additional::Schema(id) => Some(id),
@@ -755,11 +752,8 @@ impl<'s> Walk<'s> {
         if map.len() < members.required {
             return false;
         }
-        let (mut required, mut hint) = (0, 0);
-        for (key, member) in map {
-            let entry = members.find(key, hint);
-            hint = entry.map_or(hint, |(i, _)| i + 1);
-            let entry = entry.map(|(_, e)| e);
+        let mut required = 0;
+        for (key, member, entry) in members.resolve(map) {
             required += usize::from(entry.is_some_and(|e| e.required));
             let sub = match entry.and_then(|e| e.node) {
                 Some(id) => id,
@@ -780,14 +774,10 @@ impl<'s> Walk<'s> {
 /// How many of an object's members the node requires (each name once: member names are
 /// unique).
 fn required_present(members: &Members, map: &Map<String, Value>) -> usize {
-    let (mut present, mut hint) = (0, 0);
-    for key in map.keys() {
-        if let Some((i, e)) = members.find(key, hint) {
-            present += usize::from(e.required);
-            hint = i + 1;
-        }
-    }
-    present
+    members
+        .resolve(map)
+        .filter(|(_, _, entry)| entry.is_some_and(|e| e.required))
+        .count()
 }
 
 /// How two numbers compare, for the common pairs that need no exact 128-bit comparison: two

@@ -9,6 +9,7 @@
 
 use crate::ir::{Additional, Node, NodeId, ObjectRules};
 use crate::value::TypeSet;
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 /// The keyword groups a node has (bits of [`Brief::has`]).
@@ -292,6 +293,22 @@ impl Members {
         }
         members.entries = entries.into_boxed_slice();
         members
+    }
+
+    /// Each member of `map` with its entry, if the node names it: the one pass over an
+    /// object's members that the walks make, each search hinted with the position after the
+    /// previous member's entry (see [`Members::find`]).
+    #[inline(always)]
+    pub(super) fn resolve<'a>(
+        &'a self,
+        map: &'a Map<String, Value>,
+    ) -> impl Iterator<Item = (&'a str, &'a Value, Option<&'a Entry>)> + 'a {
+        let mut hint = 0;
+        map.iter().map(move |(key, member)| {
+            let found = self.find(key, hint);
+            hint = found.map_or(hint, |(i, _)| i + 1);
+            (key.as_str(), member, found.map(|(_, e)| e))
+        })
     }
 
     /// The entry for member `key`, if the node names it, with its position. `hint` is where
