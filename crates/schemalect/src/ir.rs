@@ -342,6 +342,11 @@ impl Node {
             .chain(additional)
     }
 
+    /// True when the node has `anyOf` or `oneOf`: a union, whose branches carry its types.
+    pub(crate) fn has_union(&self) -> bool {
+        !self.any_of.is_empty() || !self.one_of.is_empty()
+    }
+
     /// The values `const` or `enum` limit this node to (`const` when both are present), or
     /// `None` when neither is.
     pub fn literals(&self) -> Option<Vec<&Value>> {
@@ -377,7 +382,7 @@ impl Node {
             + number
             + array
             + self.object.as_ref().map_or(0, |_| 3)
-            + some(!self.any_of.is_empty() || !self.one_of.is_empty())
+            + some(self.has_union())
             + some(!self.all_of.is_empty())
             + some(self.not.is_some())
     }

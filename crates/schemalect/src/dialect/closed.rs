@@ -151,7 +151,7 @@ fn edit(
             losses.push(Loss::new(&node.pointer, "not", why));
         }
     }
-    let is_union = !node.any_of.is_empty() || !node.one_of.is_empty();
+    let is_union = node.has_union();
     if !is_union {
         if admits.is_empty() {
             return Err(Degrade(Loss::new(
@@ -220,7 +220,7 @@ pub(crate) fn object_root(schema: &Schema) -> Result<(), Loss> {
             "the root admits values other than objects, and the provider needs an object root",
         ));
     }
-    if !root.any_of.is_empty() || !root.one_of.is_empty() {
+    if root.has_union() {
         return Err(Loss::new(
             &root.pointer,
             if root.any_of.is_empty() { "oneOf" } else { "anyOf" },

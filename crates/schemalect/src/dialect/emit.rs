@@ -232,8 +232,7 @@ impl Emitter<'_> {
             let siblings = super::normalize::has_assertions_besides_unions(&Node {
                 reference: None,
                 ..node.clone()
-            }) || !node.any_of.is_empty()
-                || !node.one_of.is_empty();
+            }) || node.has_union();
             let name = self.def_name(target);
             out.insert("$ref".into(), Value::from(format!("#/$defs/{name}")));
             if !siblings {
@@ -271,9 +270,7 @@ impl Emitter<'_> {
         match node.types {
             Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
             None if self.d.types == Types::Explicit
-                || (self.d.types == Types::OutsideUnions
-                    && node.any_of.is_empty()
-                    && node.one_of.is_empty()) =>
+                || (self.d.types == Types::OutsideUnions && !node.has_union()) =>
             {
                 out.insert("type".into(), type_names(admitted));
             }

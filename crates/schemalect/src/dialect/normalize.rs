@@ -66,7 +66,7 @@ pub(crate) fn normalize(schema: &Schema, rewrites: Rewrites) -> Normalized {
 }
 
 fn has_union_with_siblings(n: &Node) -> bool {
-    (!n.any_of.is_empty() || !n.one_of.is_empty()) && has_assertions_besides_unions(n)
+    n.has_union() && has_assertions_besides_unions(n)
 }
 
 /// True when the node asserts something besides its unions (what distribution folds away).

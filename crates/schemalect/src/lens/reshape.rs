@@ -113,10 +113,7 @@ fn is_plain_object(r: &Reshaper<'_>, id: NodeId) -> bool {
     let Some(n) = r.nodes.get(id.index()) else {
         return false;
     };
-    n.types == Some(TypeSet::of(JsonType::Object))
-        && n.any_of.is_empty()
-        && n.one_of.is_empty()
-        && n.all_of.is_empty()
+    n.types == Some(TypeSet::of(JsonType::Object)) && !n.has_union() && n.all_of.is_empty()
 }
 
 struct Reshaper<'s> {
@@ -159,7 +156,7 @@ impl Reshaper<'_> {
             return (id, Lens::Identity);
         }
         let types = self.source.admitted(id);
-        let is_union = !src.any_of.is_empty() || !src.one_of.is_empty();
+        let is_union = src.has_union();
 
         if !is_union && types.contains(JsonType::Object) {
             if self.needs.maps_as_entries {

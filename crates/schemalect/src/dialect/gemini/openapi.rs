@@ -335,7 +335,7 @@ impl Lowerer<'_> {
                 "the schema expands past the emission limit once shared definitions are written out in place",
             ));
         }
-        let has_union = !node.any_of.is_empty() || !node.one_of.is_empty();
+        let has_union = node.has_union();
         if has_union && !has_assertions_besides_unions(node) {
             return self.union(node, depth);
         }
