@@ -161,10 +161,17 @@ pub fn prepare(
     // `[lint]` keys are inserted before the top-level ones reach `effective`, so the command's
     // table wins; the command line wins over both (`apply` skips flags it gave).
     let head = argv.iter().take_while(|a| a.to_str() != Some(name)).count() + 1;
+    // The file's flags go before the command line's, its paths (only when the command line
+    // gives none, so without a `--` of its own) after everything.
     let build = |table: &Table, errors: &mut Vec<String>| -> Vec<OsString> {
+        let (flags, paths) = apply(sub_cmd, sub, table, &rebase, errors);
         let mut out: Vec<OsString> = argv.iter().take(head).cloned().collect();
-        out.extend(apply(sub_cmd, sub, table, &rebase, errors));
+        out.extend(flags);
         out.extend(argv.iter().skip(head).cloned());
+        if !paths.is_empty() {
+            out.push(OsString::from("--"));
+            out.extend(paths);
+        }
         out
     };
     prepared.argv = build(&effective, &mut errors);
@@ -264,14 +271,14 @@ fn is_key(cmd: &Command, key: &str) -> bool {
     keys(cmd).iter().any(|k| k == key)
 }
 
-/// The arguments for `table`'s keys that the command line did not give.
+/// The flags and the paths for `table`'s keys that the command line did not give.
 fn apply(
     cmd: &Command,
     given: &ArgMatches,
     table: &Table,
     rebase: &dyn Fn(&str) -> String,
     errors: &mut Vec<String>,
-) -> Vec<OsString> {
+) -> (Vec<OsString>, Vec<OsString>) {
     let mut out = Vec::new();
     let mut positional = Vec::new();
     for (key, value) in table {
@@ -308,11 +315,7 @@ fn apply(
             }
         }
     }
-    if !positional.is_empty() {
-        out.push(OsString::from("--"));
-        out.extend(positional);
-    }
-    out
+    (out, positional)
 }
 
 fn scalar(key: &str, v: &Value, errors: &mut Vec<String>) -> Option<String> {
