@@ -1,8 +1,11 @@
 //! The command line, declared with clap's derive API. `docs/cli.md` documents every flag here.
 
+use crate::findings::{Level, CODE_SCANNING_MAX_RESULTS, DEFAULT_MAX_RESULTS};
+use crate::glob::Glob;
 use crate::input::{Kind, DEFAULT_MAX_FILE_SIZE};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use schemalect::{Limits, LowerOptions, Mode, ParseOptions, Profile, Subset, Target};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 /// Lint, lower and check JSON Schemas of the ADR-126 subset for LLM structured output.
@@ -13,6 +16,29 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// The configuration file; the default is `schemalect.toml` in the working directory or
+    /// the nearest folder above it, up to the repository root.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long, global = true, conflicts_with = "config")]
+    pub no_config: bool,
+}
+
+/// The command-line parser, with the target names in the help of `--target`.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+    let help = format!(
+        "Targets, comma-separated or repeated: {}, or `all` (the default, except for `lower` in text format, which needs exactly one)",
+        names.join(", ")
+    );
+    let mut cmd = Cli::command();
+    for sub in ["lint", "lower", "suite"] {
+        let help = help.clone();
+        cmd = cmd.mut_subcommand(sub, |c| c.mut_arg("target", |a| a.help(help)));
+    }
+    cmd
 }
 
 /// The subcommands.
@@ -37,6 +63,19 @@ pub struct InputArgs {
     /// Refuse files larger than this (bytes, or with a K/M/G/KiB/MiB/GiB suffix).
     #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
     pub max_file_size: u64,
+    /// Files read, parsed, lowered and validated at once; the default is one per core. The
+    /// output is the same whatever the number.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+}
+
+impl InputArgs {
+    /// The number of worker threads: `--jobs`, else every core.
+    pub fn threads(&self) -> usize {
+        self.jobs
+            .or_else(|| std::thread::available_parallelism().ok())
+            .map_or(1, NonZeroUsize::get)
+    }
 }
 
 impl Default for InputArgs {
@@ -44,6 +83,7 @@ impl Default for InputArgs {
         InputArgs {
             kind: None,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            jobs: None,
         }
     }
 }
@@ -218,6 +258,8 @@ pub enum LintFormat {
     Json,
     /// One SARIF 2.1.0 document, for code scanning.
     Sarif,
+    /// A GitLab code-quality report (`artifacts:reports:codequality`).
+    Gitlab,
 }
 
 /// `--format` of `lower` and `suite`.
@@ -254,8 +296,9 @@ impl DenyArg {
 /// `schemalect lint`.
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// Schema, test-suite or benchmark-style files, or directories (searched for `*.json`).
-    #[arg(required = true, value_name = "PATH")]
+    /// Schema, test-suite or benchmark-style files, or directories (searched for `*.json`);
+    /// none: the paths of the configuration file (`schemalect.toml`).
+    #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = LintFormat::Text)]
@@ -263,6 +306,28 @@ pub struct LintArgs {
     /// Fail the run when any target reaches this mode or a weaker one.
     #[arg(long, value_enum, value_name = "MODE")]
     pub deny: Option<DenyArg>,
+    /// The weakest findings SARIF, GitLab reports and baselines include: `note` (every loss),
+    /// `warning` (losses on targets that fall back to JSON mode or a prompt), `error`.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = Level::Warning)]
+    pub min_level: Level,
+    /// Most results in a SARIF run or GitLab report, the last saying how many were left out
+    /// (errors are kept first). Code scanning rejects runs over 25,000 and shows 5,000.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_RESULTS,
+          value_parser = parse_max_results)]
+    pub max_results: usize,
+    /// Report and fail only on findings not in this baseline; list those that are gone.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record this run's findings (at `--min-level` and above) as a baseline.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Lint only the files under the directories given that match one of these globs
+    /// (`schemas/**/*.json`); files named on the command line are always linted.
+    #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
+    pub include: Vec<Glob>,
+    /// Leave out the files under the directories given that match one of these globs.
+    #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
+    pub exclude: Vec<Glob>,
     #[command(flatten)]
     pub targets: TargetArgs,
     #[command(flatten)]
@@ -298,6 +363,9 @@ pub struct CheckArgs {
     /// Instance files (one JSON value each; `-` reads standard input), or directories.
     #[arg(required = true, value_name = "INSTANCE")]
     pub instances: Vec<PathBuf>,
+    /// Output format: text, or one JSON object per instance.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
     #[command(flatten)]
     pub parse: ParseArgs,
     #[command(flatten)]
@@ -319,6 +387,20 @@ pub struct SuiteArgs {
     pub parse: ParseArgs,
     #[command(flatten)]
     pub input: InputArgs,
+}
+
+fn parse_glob(s: &str) -> Result<Glob, String> {
+    Glob::new(s)
+}
+
+/// `--max-results`: at least 1, at most code scanning's limit.
+fn parse_max_results(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=CODE_SCANNING_MAX_RESULTS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a result count from 1 to {CODE_SCANNING_MAX_RESULTS} (code scanning rejects larger runs)"
+        )),
+    }
 }
 
 /// Parses a size: a byte count, or a number with a K, M or G suffix (powers of 1024; `KiB`,
@@ -382,7 +464,21 @@ mod tests {
 
     #[test]
     fn cli_is_consistent() {
-        use clap::CommandFactory;
-        Cli::command().debug_assert();
+        command().debug_assert();
+    }
+
+    #[test]
+    fn help_lists_every_target() {
+        for sub in ["lint", "lower", "suite"] {
+            let mut cmd = command();
+            let help = cmd
+                .find_subcommand_mut(sub)
+                .unwrap()
+                .render_help()
+                .to_string();
+            for t in Target::ALL {
+                assert!(help.contains(t.name()), "{sub} --help lacks {}", t.name());
+            }
+        }
     }
 }

@@ -12,20 +12,49 @@
 )]
 
 mod args;
+mod baseline;
 mod commands;
+mod config;
+mod findings;
+mod glob;
 mod input;
 mod locate;
 mod progress;
 mod report;
 
 use args::{Cli, Command};
-use clap::Parser;
+use clap::FromArgMatches;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cmd = args::command();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A first parse finds the command and `--config`; clap reports usage errors itself.
+    let first = cmd.clone().get_matches_from(argv.clone());
+    let prepared = match config::prepare(&cmd, argv, &first) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("schemalect: {e}");
+            return ExitCode::from(commands::Status::Error.code());
+        }
+    };
+    let parse = |argv: &[std::ffi::OsString]| {
+        let matches = cmd.clone().get_matches_from(argv);
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    };
+    let cli = parse(&prepared.argv);
     let status = match cli.command {
-        Command::Lint(a) => commands::lint::run(a),
+        Command::Lint(a) => {
+            let overrides = prepared
+                .overrides
+                .iter()
+                .filter_map(|(globs, argv)| match parse(argv).command {
+                    Command::Lint(o) => Some((globs.clone(), o)),
+                    _ => None,
+                })
+                .collect();
+            commands::lint::run(a, overrides, &prepared.base)
+        }
         Command::Lower(a) => commands::lower::run(a),
         Command::Check(a) => commands::check::run(a),
         Command::Suite(a) => commands::suite::run(a),

@@ -177,7 +177,8 @@ fn lint_json_lines_follow_the_contract() {
     assert_eq!(
         lines[1]["errors"][0],
         json!({"pointer": "/properties/lines/items", "keyword": "$ref",
-               "reason": "references are outside the ADR-126 subset; inline the definition"})
+               "reason": "references are outside the ADR-126 subset; inline the definition",
+               "line": 7, "column": 17})
     );
     assert_eq!(lines[1]["errors"][4]["pointer"], "");
     assert_eq!(lines[1]["errors"][4]["keyword"], "$defs");
@@ -202,7 +203,8 @@ fn lint_extended_subset_accepts_local_references_and_vendor_keys() {
     assert_eq!(r.code, 1);
     assert_eq!(
         r.lines()[0]["errors"],
-        json!([{"pointer": "/properties/kéy", "keyword": "minimum", "reason": "must be a number"}])
+        json!([{"pointer": "/properties/kéy", "keyword": "minimum", "reason": "must be a number",
+                "line": 10, "column": 37}])
     );
     let r = run(&["lint", "--subset", "draft-7", ORDER]);
     assert_eq!(r.code, 2);
@@ -348,12 +350,43 @@ fn lint_sarif_has_the_2_1_0_shape_and_points_at_the_keyword() {
         .as_str()
         .unwrap()
         .starts_with("group 1: "));
-    // Losses are notes.
-    for x in results
-        .iter()
-        .filter(|x| x["ruleId"].as_str().unwrap().starts_with("loss/"))
-    {
-        assert_eq!(x["level"], "note");
+    // By default (`--min-level warning`) losses are warnings: those of targets that send no
+    // schema. With `--min-level note` the widened targets' losses come too, as notes.
+    let losses = |results: &[Value], level: &str| {
+        results
+            .iter()
+            .filter(|x| x["ruleId"].as_str().unwrap().starts_with("loss/") && x["level"] == level)
+            .count()
+    };
+    assert!(losses(results, "warning") > 0);
+    assert_eq!(losses(results, "note"), 0);
+    let all = run(&[
+        "lint",
+        "--format",
+        "sarif",
+        "--min-level",
+        "note",
+        INVOICE,
+        ORDER,
+        GROUPS,
+    ]);
+    let all: Value = serde_json::from_str(&all.stdout).unwrap();
+    check_sarif_shape(&all);
+    let all_results = all["runs"][0]["results"].as_array().unwrap();
+    assert!(losses(all_results, "note") > 0);
+    assert_eq!(losses(all_results, "warning"), losses(results, "warning"));
+    let errors = run(&[
+        "lint",
+        "--format",
+        "sarif",
+        "--min-level",
+        "error",
+        INVOICE,
+        ORDER,
+    ]);
+    let errors: Value = serde_json::from_str(&errors.stdout).unwrap();
+    for x in errors["runs"][0]["results"].as_array().unwrap() {
+        assert_eq!(x["level"], "error");
     }
     assert_eq!(
         doc["runs"][0]["invocations"][0]["executionSuccessful"],
@@ -387,19 +420,32 @@ fn lint_sarif_reports_unreadable_files_and_deny_hits() {
         doc["runs"][0]["invocations"][0]["executionSuccessful"],
         false
     );
-    // Every target below `exact` of the invoice is a deny hit, at the schema's root.
+    // Every target below `exact` of the invoice is a deny hit, at the schema's root: one
+    // result per mode reached (`deny/json`), naming its targets.
     let modes = run(&["lint", "--format", "json", INVOICE]).lines()[0]["targets"].clone();
-    let weak = modes
+    let mut weak: Vec<String> = modes
         .as_array()
         .unwrap()
         .iter()
         .filter(|t| t["mode"] != "exact")
-        .count();
+        .map(|t| format!("deny/{}", t["mode"].as_str().unwrap()))
+        .collect();
     let denies: Vec<&Value> = results
         .iter()
         .filter(|x| x["ruleId"].as_str().unwrap().starts_with("deny/"))
         .collect();
-    assert_eq!(denies.len(), weak);
+    let named: usize = denies
+        .iter()
+        .map(|d| {
+            let text = d["message"]["text"].as_str().unwrap();
+            let targets = text.split(": ").next().unwrap();
+            targets.split(", ").count()
+        })
+        .sum();
+    assert_eq!(named, weak.len());
+    weak.sort();
+    weak.dedup();
+    assert_eq!(denies.len(), weak.len());
     for d in denies {
         assert_eq!(d["level"], "error");
         assert_eq!(

@@ -3,10 +3,11 @@
 //! or I/O error.
 
 use super::{groups, load, run_ordered, FileError, Status};
-use crate::args::CheckArgs;
+use crate::args::{CheckArgs, Format};
 use crate::input::{self, Item};
 use crate::locate::Locator;
 use crate::progress::Console;
+use crate::report::json::{self, CheckError, CheckLine, CheckSchemaLine};
 use crate::report::text::{self, count};
 use crate::report::Out;
 use schemalect::Schema;
@@ -34,7 +35,8 @@ pub fn run(args: CheckArgs) -> Status {
     let mut console = Console::new(items.len());
     run_ordered(
         &items,
-        |item| instance(item, schema.as_ref(), args.input.max_file_size),
+        args.input.threads(),
+        |item| instance(item, schema.as_ref(), args.input.max_file_size, args.format),
         |(report, error, st)| {
             console.step();
             if let Some(e) = error {
@@ -72,21 +74,86 @@ fn schema(args: &CheckArgs) -> Result<Result<Schema, String>, String> {
         Schema::parse_with(group.schema, &args.parse.parse_options()).map_err(|e| {
             let n = count(e.violations.len(), "violation", "violations");
             let mut report = format!("{name}: out of subset ({n})\n");
-            text::violations(&mut report, &Locator::new(&doc.text), group.place, &e);
+            let locator = Locator::new(&doc.text);
+            if args.format == Format::Json {
+                let mut buf = Vec::new();
+                json::push_line(
+                    &mut buf,
+                    &CheckSchemaLine {
+                        schema: &name,
+                        in_subset: false,
+                        errors: json::violations(&Err::<(), _>(e), &locator, group.place),
+                    },
+                );
+                return String::from_utf8(buf).unwrap_or_default();
+            }
+            text::violations(&mut report, &locator, group.place, &e);
             report
         }),
     )
 }
 
-fn instance(item: &Item, schema: Option<&Schema>, max: u64) -> (String, Option<FileError>, Status) {
+fn instance(
+    item: &Item,
+    schema: Option<&Schema>,
+    max: u64,
+    format: Format,
+) -> (String, Option<FileError>, Status) {
     let doc = match load(item, max) {
         Ok(d) => d,
-        Err(e) => return (String::new(), Some(e), Status::Error),
+        Err(e) => {
+            let mut buf = Vec::new();
+            if format == Format::Json {
+                json::push_line(&mut buf, &json::ErrorLine::of(&e));
+            }
+            return (
+                String::from_utf8(buf).unwrap_or_default(),
+                Some(e),
+                Status::Error,
+            );
+        }
     };
     let Some(schema) = schema else {
         return (String::new(), None, Status::Clean);
     };
     let name = item.display();
+    if format == Format::Json {
+        let locator = Locator::new(&doc.text);
+        let result = schema.validate(&doc.value);
+        let errors = match &result {
+            Ok(()) => Vec::new(),
+            Err(errors) => errors
+                .errors
+                .iter()
+                .map(|e| {
+                    let region = locator.region(&[], e.instance_path.as_str(), "");
+                    CheckError {
+                        instance_pointer: e.instance_path.as_str(),
+                        schema_pointer: e.schema_path.as_str(),
+                        keyword: e.keyword,
+                        message: &e.message,
+                        line: region.map(|r| r.start_line),
+                        column: region.map(|r| r.start_column),
+                    }
+                })
+                .collect(),
+        };
+        let mut buf = Vec::new();
+        json::push_line(
+            &mut buf,
+            &CheckLine {
+                file: &name,
+                valid: Some(result.is_ok()),
+                errors,
+            },
+        );
+        let status = if result.is_ok() {
+            Status::Clean
+        } else {
+            Status::Findings
+        };
+        return (String::from_utf8(buf).unwrap_or_default(), None, status);
+    }
     match schema.validate(&doc.value) {
         Ok(()) => (format!("{name}: valid\n"), None, Status::Clean),
         Err(errors) => {

@@ -3,15 +3,19 @@
 
 use super::{groups, load, run_ordered, Analysis, FileError, Settings, Status};
 use crate::args::{targets, DenyArg, LintArgs, LintFormat};
+use crate::baseline::{self, Baseline, Entry};
+use crate::config;
+use crate::findings::{self, FileFindings, Finding, Level};
+use crate::glob::Glob;
 use crate::input::{self, Group, Item, Place};
 use crate::locate::Locator;
 use crate::progress::Console;
 use crate::report::json::{self, LintLine, LintTarget};
-use crate::report::sarif::{self, Finding};
 use crate::report::text::{self, count, Summary};
-use crate::report::{label, Out};
+use crate::report::{gitlab, label, sarif, Out};
 use schemalect::Mode;
 use std::fmt::Write as _;
+use std::path::Path;
 
 /// What one file contributes to the run.
 struct FileReport {
@@ -19,6 +23,8 @@ struct FileReport {
     error: Option<FileError>,
     status: Status,
     summary: Summary,
+    /// Its findings (when the run needs them: SARIF, GitLab, baselines), one per rule and
+    /// pointer.
     findings: Vec<Finding>,
 }
 
@@ -27,64 +33,216 @@ struct Job {
     format: LintFormat,
     deny: Option<Mode>,
     input: crate::args::InputArgs,
+    /// Whether findings are collected.
+    findings: bool,
 }
 
-/// Runs `lint`.
-pub fn run(args: LintArgs) -> Status {
-    let job = Job {
-        settings: Settings {
-            parse: args.parse.parse_options(),
-            lower: args.targets.lower_options(),
-            targets: targets(&args.targets.target),
-        },
-        format: args.format,
-        deny: args.deny.map(DenyArg::mode),
-        input: args.input,
+/// The findings of the run, after `--min-level` and the baseline, in file order.
+#[derive(Default)]
+struct Collected {
+    findings: Vec<Finding>,
+    recorded: Vec<Entry>,
+    new_errors: usize,
+    new: usize,
+    known: usize,
+}
+
+impl Job {
+    fn of(args: &LintArgs) -> Self {
+        Job {
+            settings: Settings {
+                parse: args.parse.parse_options(),
+                lower: args.targets.lower_options(),
+                targets: targets(&args.targets.target),
+            },
+            format: args.format,
+            deny: args.deny.map(DenyArg::mode),
+            findings: matches!(args.format, LintFormat::Sarif | LintFormat::Gitlab)
+                || args.baseline.is_some()
+                || args.write_baseline.is_some(),
+            input: args.input.clone(),
+        }
+    }
+}
+
+/// Runs `lint`. `overrides` are the settings of the configuration file's `[[override]]`
+/// tables with their globs (relative to `base`): a file takes the last one that matches it.
+pub fn run(args: LintArgs, overrides: Vec<(Vec<Glob>, LintArgs)>, base: &Path) -> Status {
+    let job = Job::of(&args);
+    let overrides: Vec<(Vec<Glob>, Job)> = overrides
+        .iter()
+        .map(|(g, a)| (g.clone(), Job::of(a)))
+        .collect();
+    let pick = |item: &Item| -> &Job {
+        if overrides.is_empty() {
+            return &job;
+        }
+        let rel = config::relative(item.path(), base);
+        overrides
+            .iter()
+            .rev()
+            .find(|(globs, _)| globs.iter().any(|g| g.matches(&rel)))
+            .map_or(&job, |(_, j)| j)
     };
+    let mut console = Console::new(0);
+    let mut baseline = match &args.baseline {
+        Some(p) => match Baseline::read(p) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                console.message(&format!("schemalect lint: {e}"));
+                return Status::Error;
+            }
+        },
+        None => None,
+    };
+    if args.paths.is_empty() {
+        console.message(
+            "schemalect lint: no PATH given and no `paths` in a configuration file; name the schemas to lint (e.g. `schemalect lint schemas/`) or add `paths = [\"schemas\"]` to schemalect.toml",
+        );
+        return Status::Error;
+    }
     let items = input::discover(&args.paths);
+    let items = config::filter(items, &args.paths, &args.include, &args.exclude, base);
     let mut console = Console::new(items.len());
     let mut out = Out::new();
     let mut status = Status::Clean;
     let mut summary = Summary::new(job.settings.targets.len());
-    let mut sarif = sarif::Writer::default();
-    if job.format == LintFormat::Sarif {
-        let mut buf = Vec::new();
-        sarif.begin(&mut buf);
-        out.write(&buf);
-    }
+    let mut collected = Collected::default();
+    let streams = !matches!(job.format, LintFormat::Sarif | LintFormat::Gitlab);
     run_ordered(
         &items,
-        |item| job.file(item),
-        |mut r| {
+        args.input.threads(),
+        |item| pick(item).file(item),
+        |r| {
             console.step();
             if let Some(e) = &r.error {
                 console.message(&e.message());
             }
             status.raise(r.status);
             summary.merge(r.summary);
-            for f in &r.findings {
-                sarif.result(&mut r.out, f);
-            }
-            out.write(&r.out)
+            collected.add(r.findings, args.min_level, baseline.as_mut());
+            !streams || out.write(&r.out)
         },
     );
     console.finish();
+    if let Some(b) = &baseline {
+        // Only the new findings fail the run; unreadable files still do (exit 2).
+        status = if status == Status::Error {
+            Status::Error
+        } else if collected.new_errors > 0 {
+            Status::Findings
+        } else {
+            Status::Clean
+        };
+        let gone = b.gone();
+        let mut report = format!(
+            "baseline: {} new, {} known, {} gone",
+            count(collected.new, "finding", "findings"),
+            collected.known,
+            gone.len()
+        );
+        for e in &gone {
+            let _ = write!(report, "\n  gone: {}", e.describe());
+        }
+        if job.format == LintFormat::Text {
+            for f in &collected.findings {
+                let _ = write!(report, "\n  new: {}", describe(f));
+            }
+            report.push('\n');
+            out.write(report.as_bytes());
+        } else {
+            console.message(&report);
+        }
+    }
+    if let Some(path) = &args.write_baseline {
+        let text = baseline::render(std::mem::take(&mut collected.recorded));
+        if let Err(e) = std::fs::write(path, text) {
+            console.message(&format!(
+                "schemalect lint: cannot write the baseline {}: {e}",
+                path.display()
+            ));
+            status.raise(Status::Error);
+        }
+    }
     match job.format {
         LintFormat::Json => {}
         LintFormat::Text => {
             let mut buf = String::new();
             summary.write(&mut buf, &job.settings.targets, false);
-            text::exit_line(&mut buf, status, &summary.reasons(true, job.deny));
+            let mut reasons = summary.reasons(true, job.deny);
+            if baseline.is_some() {
+                reasons = match collected.new_errors {
+                    0 => Vec::new(),
+                    n => vec![format!(
+                        "{} not in the baseline",
+                        count(n, "error", "errors")
+                    )],
+                };
+                if status == Status::Error {
+                    reasons.insert(
+                        0,
+                        format!(
+                            "{} could not be read",
+                            count(summary.file_errors, "file", "files")
+                        ),
+                    );
+                }
+            }
+            text::exit_line(&mut buf, status, &reasons);
             out.write(buf.as_bytes());
         }
         LintFormat::Sarif => {
+            let results = findings::cap(collected.findings, args.max_results);
             let mut buf = Vec::new();
+            let mut sarif = sarif::Writer::default();
+            sarif.begin(&mut buf);
+            for f in &results {
+                sarif.result(&mut buf, f);
+            }
             sarif.end(&mut buf, status < Status::Error);
+            out.write(&buf);
+        }
+        LintFormat::Gitlab => {
+            let results = findings::cap(collected.findings, args.max_results);
+            let mut buf = Vec::new();
+            gitlab::write(&mut buf, &results);
             out.write(&buf);
         }
     }
     out.finish(&mut console, &mut status);
     status
+}
+
+/// `file:LINE:COL: level rule: message`
+fn describe(f: &Finding) -> String {
+    let at = match f.region {
+        Some(r) => format!("{}:{}:{}", f.uri, r.start_line, r.start_column),
+        None => f.uri.clone(),
+    };
+    format!("{at}: {} {}: {}", f.level.name(), f.rule.id, f.message)
+}
+
+impl Collected {
+    /// One file's findings: those at `min` and above, recorded for `--write-baseline`, the
+    /// known ones left out when there is a baseline, the repeated notes aggregated.
+    fn add(&mut self, file: Vec<Finding>, min: Level, mut baseline: Option<&mut Baseline>) {
+        let mut kept = Vec::with_capacity(file.len());
+        for f in file.into_iter().filter(|f| f.level >= min) {
+            self.recorded.push(Entry::of(&f));
+            if let Some(b) = baseline.as_deref_mut() {
+                if b.known(&f) {
+                    self.known += 1;
+                    continue;
+                }
+                self.new += 1;
+                if f.level == Level::Error {
+                    self.new_errors += 1;
+                }
+            }
+            kept.push(f);
+        }
+        self.findings.extend(findings::aggregate(kept));
+    }
 }
 
 impl Job {
@@ -98,9 +256,10 @@ impl Job {
         };
         r.summary.files = 1;
         let file = item.display();
-        let uri = match self.format {
-            LintFormat::Sarif => sarif::uri(item.path()),
-            _ => String::new(),
+        let uri = if self.findings {
+            sarif::uri(item.path())
+        } else {
+            String::new()
         };
         let doc = match load(item, self.input.max_file_size) {
             Ok(d) => d,
@@ -132,7 +291,7 @@ impl Job {
                         file: &file,
                         group: g.index,
                         in_subset: a.parsed.is_ok(),
-                        errors: json::violations(&a.parsed),
+                        errors: json::violations(&a.parsed, &locator, g.place),
                         targets: a
                             .lowerings
                             .iter()
@@ -157,16 +316,18 @@ impl Job {
                         text::violations(&mut text, &locator, g.place, e);
                     }
                 },
-                LintFormat::Sarif => {
-                    self.findings(&mut r.findings, &uri, &locator, g, &a, &denied);
-                }
+                LintFormat::Sarif | LintFormat::Gitlab => {}
+            }
+            if self.findings {
+                self.findings(&mut r.findings, &uri, &locator, g, &a, &denied);
             }
         }
         r.out.extend_from_slice(text.as_bytes());
         r
     }
 
-    /// The SARIF findings of one group: its violations, or its `--deny` hits and losses.
+    /// The findings of one group: its violations, or its `--deny` hits and losses; one per
+    /// rule and pointer (a loss on several targets is one finding naming them).
     fn findings(
         &self,
         out: &mut Vec<Finding>,
@@ -182,43 +343,51 @@ impl Job {
             Place::Suite(i) => format!("group {i}: "),
             Place::Root | Place::Bench => String::new(),
         };
-        let mut push = |rule, message, region| {
-            out.push(Finding {
-                rule,
-                message,
-                uri: uri.to_owned(),
-                region,
-            });
+        let base = |rule: sarif::Rule, level: Level, pointer: &str, keyword: &str| Finding {
+            region: at(pointer, keyword),
+            pointer: document_pointer(&prefix, pointer),
+            level,
+            rule,
+            message: String::new(),
+            uri: uri.to_owned(),
         };
+        let mut ff = FileFindings::default();
         if let Err(e) = &a.parsed {
             for v in &e.violations {
-                push(
-                    sarif::violation_rule(v),
-                    format!("{group}{v}"),
-                    at(v.pointer.as_str(), &v.keyword),
+                let p = v.pointer.as_str();
+                ff.push(
+                    base(sarif::violation_rule(v), Level::Error, p, &v.keyword),
+                    None,
+                    v.to_string(),
                 );
             }
         }
         for (l, d) in a.lowerings.iter().zip(denied) {
+            let target = l.target().name();
             if let (true, Some(deny)) = (*d, self.deny) {
-                push(
-                    sarif::deny_rule(l.mode()),
-                    format!(
-                        "{group}{} reaches only {} mode (--deny {deny})",
-                        l.target(),
-                        l.mode()
-                    ),
-                    at("", ""),
+                ff.push(
+                    base(sarif::deny_rule(l.mode()), Level::Error, "", ""),
+                    Some(target),
+                    format!("reaches only {} mode (--deny {deny})", l.mode()),
                 );
             }
+            // Nothing is enforced on a target that sends no schema: a warning; a widened
+            // target enforces all but this constraint: a note.
+            let level = if l.mode() >= Mode::Json {
+                Level::Warning
+            } else {
+                Level::Note
+            };
             for loss in l.losses() {
-                push(
-                    sarif::loss_rule(&loss.keyword),
-                    format!("{group}{}: {loss}", l.target()),
-                    at(loss.pointer.as_str(), &loss.keyword),
+                let p = loss.pointer.as_str();
+                ff.push(
+                    base(sarif::loss_rule(&loss.keyword), level, p, &loss.keyword),
+                    Some(target),
+                    loss.to_string(),
                 );
             }
         }
+        out.extend(ff.finish(&group));
     }
 
     fn failed(&self, mut r: FileReport, e: FileError, uri: String) -> FileReport {
@@ -226,20 +395,51 @@ impl Job {
         r.summary.file_errors = 1;
         match self.format {
             LintFormat::Json => json::push_line(&mut r.out, &json::ErrorLine::of(&e)),
-            LintFormat::Sarif => r.findings.push(Finding {
+            LintFormat::Sarif | LintFormat::Gitlab | LintFormat::Text => {}
+        }
+        if self.findings {
+            r.findings.push(Finding {
                 rule: sarif::input_rule(),
+                level: Level::Error,
                 message: e.message(),
                 uri,
+                pointer: String::new(),
                 region: e.position.map(|(line, column)| crate::locate::Region {
                     start_line: line,
                     start_column: column,
                     end_line: line,
                     end_column: column + 1,
                 }),
-            }),
-            LintFormat::Text => {}
+            });
         }
         r.error = Some(e);
         r
+    }
+}
+
+/// The pointer from the document root: the schema's place, then the pointer in the schema.
+fn document_pointer(prefix: &[String], pointer: &str) -> String {
+    let mut out = String::new();
+    for t in prefix {
+        out.push('/');
+        out.push_str(&t.replace('~', "~0").replace('/', "~1"));
+    }
+    out.push_str(pointer);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_start_at_the_document_root() {
+        assert_eq!(document_pointer(&[], ""), "");
+        assert_eq!(
+            document_pointer(&[], "/properties/a~1b"),
+            "/properties/a~1b"
+        );
+        let suite = Place::Suite(3).tokens();
+        assert_eq!(document_pointer(&suite, "/items"), "/3/schema/items");
     }
 }

@@ -33,11 +33,19 @@ pub fn run(args: LowerArgs) -> Status {
         return Status::Error;
     }
     let items = input::discover(&args.paths);
+    if args.format == Format::Text && items.len() > 1 {
+        console.message(&format!(
+            "schemalect lower: {} files; text output is the wire of one schema, with no room for names: lower one file, or use --format json (one line per schema, with its file and group)",
+            items.len()
+        ));
+        return Status::Error;
+    }
     let mut console = Console::new(items.len());
     let mut out = Out::new();
     let mut status = Status::Clean;
     run_ordered(
         &items,
+        args.input.threads(),
         |item| file(item, &settings, &args),
         |r| {
             console.step();
@@ -69,6 +77,14 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
         Err(e) => return failed(r, &e, args.format),
     };
     let locator = Locator::new(&doc.text);
+    if args.format == Format::Text && groups.len() > 1 {
+        r.status = Status::Error;
+        r.messages.push(format!(
+            "{name}: {} schemas in this file; text output is the wire of one schema: use --format json (one line per schema, with its group)",
+            groups.len()
+        ));
+        return r;
+    }
     for g in &groups {
         let a = settings.analyse(g.schema);
         if a.parsed.is_err() {
@@ -76,7 +92,7 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
         }
         match args.format {
             Format::Json => {
-                let errors = json::violations(&a.parsed);
+                let errors = json::violations(&a.parsed, &locator, g.place);
                 for (i, target) in settings.targets.iter().enumerate() {
                     let lowering = a.lowerings.get(i);
                     json::push_line(

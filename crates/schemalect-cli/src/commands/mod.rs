@@ -140,16 +140,16 @@ impl Settings {
     }
 }
 
-/// Runs `work` on every item on all cores and hands the results to `sink` in item order, as
-/// soon as each is next in line. `sink` returns `false` to stop early (standard output closed).
+/// Runs `work` on every item on `threads` threads and hands the results to `sink` in item
+/// order, as soon as each is next in line, so the output is the same for any number of
+/// threads. `sink` returns `false` to stop early (standard output closed).
 pub fn run_ordered<T: Send>(
     items: &[Item],
+    threads: usize,
     work: impl Fn(&Item) -> T + Sync,
     mut sink: impl FnMut(T) -> bool,
 ) {
-    let threads = thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len());
+    let threads = threads.min(items.len());
     if threads <= 1 {
         for item in items {
             if !sink(work(item)) {
@@ -202,6 +202,7 @@ mod tests {
         let mut seen = Vec::new();
         run_ordered(
             &items,
+            4,
             |item| item.display().parse::<usize>().unwrap_or(usize::MAX),
             |n| {
                 seen.push(n);
@@ -212,6 +213,7 @@ mod tests {
         let mut count = 0;
         run_ordered(
             &items,
+            3,
             |_| (),
             |()| {
                 count += 1;
@@ -219,6 +221,17 @@ mod tests {
             },
         );
         assert_eq!(count, 5);
+        let mut one = Vec::new();
+        run_ordered(
+            &items,
+            1,
+            |item| item.display(),
+            |n| {
+                one.push(n);
+                true
+            },
+        );
+        assert_eq!(one.len(), 200);
     }
 
     #[test]

@@ -35,6 +35,7 @@ pub fn run(args: SuiteArgs) -> Status {
     let mut summary = Summary::new(settings.targets.len());
     run_ordered(
         &items,
+        args.input.threads(),
         |item| file(item, &settings, &args),
         |r| {
             console.step();
@@ -162,7 +163,7 @@ fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
                         file: &name,
                         group: g.index,
                         in_subset: a.parsed.is_ok(),
-                        errors: json::violations(&a.parsed),
+                        errors: json::violations(&a.parsed, &locator, g.place),
                         tests: verdicts,
                         targets,
                     },

@@ -2,11 +2,13 @@
 //! in the order declared here. Changing a name or a meaning here breaks other tools.
 
 use crate::commands::FileError;
+use crate::input::Place;
+use crate::locate::Locator;
 use schemalect::{Lowering, SubsetError};
 use serde::Serialize;
 use serde_json::Value;
 
-/// A subset violation: `{pointer, keyword, reason}`.
+/// A subset violation: `{pointer, keyword, reason, line, column}`.
 #[derive(Debug, Serialize)]
 pub struct Violation<'a> {
     /// The schema node (JSON Pointer into the schema; `""` is its root).
@@ -15,21 +17,38 @@ pub struct Violation<'a> {
     pub keyword: &'a str,
     /// Why, and what to do.
     pub reason: String,
+    /// 1-based line of the keyword in the file (of the node when it is the problem); `null`
+    /// when it cannot be located.
+    pub line: Option<usize>,
+    /// 1-based column (Unicode code points) of the same place.
+    pub column: Option<usize>,
 }
 
-/// Every violation of a parse result (none when in the subset).
-pub fn violations<T>(parsed: &Result<T, SubsetError>) -> Vec<Violation<'_>> {
+/// Every violation of a parse result (none when in the subset), located in the file whose
+/// text `locator` reads, the schema being at `place`.
+pub fn violations<'a, T>(
+    parsed: &'a Result<T, SubsetError>,
+    locator: &Locator<'_>,
+    place: Place,
+) -> Vec<Violation<'a>> {
     match parsed {
         Ok(_) => Vec::new(),
-        Err(e) => e
-            .violations
-            .iter()
-            .map(|v| Violation {
-                pointer: v.pointer.as_str(),
-                keyword: &v.keyword,
-                reason: v.reason(),
-            })
-            .collect(),
+        Err(e) => {
+            let prefix = place.tokens();
+            e.violations
+                .iter()
+                .map(|v| {
+                    let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
+                    Violation {
+                        pointer: v.pointer.as_str(),
+                        keyword: &v.keyword,
+                        reason: v.reason(),
+                        line: region.map(|r| r.start_line),
+                        column: region.map(|r| r.start_column),
+                    }
+                })
+                .collect()
+        }
     }
 }
 
@@ -184,4 +203,43 @@ pub fn push_line(buf: &mut Vec<u8>, value: &impl Serialize) {
         // Our types always serialise; never leave half a line behind if one did not.
         Err(_) => buf.truncate(start),
     }
+}
+
+/// `check --format json`: one line per instance.
+#[derive(Debug, Serialize)]
+pub struct CheckLine<'a> {
+    /// The instance file.
+    pub file: &'a str,
+    /// Whether the instance is valid; `null` when the schema is out of the subset.
+    pub valid: Option<bool>,
+    /// Every error (empty when valid).
+    pub errors: Vec<CheckError<'a>>,
+}
+
+/// An error of a `check` line.
+#[derive(Debug, Serialize)]
+pub struct CheckError<'a> {
+    /// The failing part of the instance (JSON Pointer).
+    pub instance_pointer: &'a str,
+    /// The failing keyword in the schema (JSON Pointer to the keyword).
+    pub schema_pointer: &'a str,
+    /// The keyword.
+    pub keyword: &'a str,
+    /// What is wrong.
+    pub message: &'a str,
+    /// 1-based line of the failing value in the instance file, when located.
+    pub line: Option<usize>,
+    /// 1-based column (Unicode code points) of the same place.
+    pub column: Option<usize>,
+}
+
+/// `check --format json` when the schema cannot be used: `{schema, in_subset, errors}`.
+#[derive(Debug, Serialize)]
+pub struct CheckSchemaLine<'a> {
+    /// The schema file.
+    pub schema: &'a str,
+    /// Whether it is inside the subset.
+    pub in_subset: bool,
+    /// Every violation.
+    pub errors: Vec<Violation<'a>>,
 }

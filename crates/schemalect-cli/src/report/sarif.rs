@@ -2,9 +2,10 @@
 //! with the file (relative URI), line and column of the offending keyword.
 //!
 //! Levels: out-of-subset violations, `--deny` hits and unreadable files are `error`; losses are
-//! `note` (the provider will not enforce a constraint, local validation still does).
+//! `warning` on a target that falls back to JSON mode or a prompt (the provider enforces no
+//! schema there) and `note` otherwise (the provider will not enforce one constraint, local
+//! validation still does). Each result carries its fingerprint in `partialFingerprints`.
 
-use crate::locate::Region;
 use schemalect::{Mode, Violation, ViolationKind};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -15,47 +16,7 @@ use std::path::{Component, Path};
 pub const SCHEMA_URI: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-/// A result level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// Fails the run.
-    Error,
-    /// Informational.
-    Note,
-}
-
-impl Level {
-    fn name(self) -> &'static str {
-        match self {
-            Level::Error => "error",
-            Level::Note => "note",
-        }
-    }
-}
-
-/// A rule: an id and what it means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rule {
-    /// e.g. `subset/outside/$ref`, `loss/pattern`, `deny/prompt`, `input/unreadable`.
-    pub id: String,
-    /// One sentence.
-    pub description: String,
-    /// The level of its results.
-    pub level: Level,
-}
-
-/// One result.
-#[derive(Clone, Debug)]
-pub struct Finding {
-    /// Its rule.
-    pub rule: Rule,
-    /// The message.
-    pub message: String,
-    /// The file, as a URI reference relative to the working directory.
-    pub uri: String,
-    /// Where in the file, when known.
-    pub region: Option<Region>,
-}
+pub use crate::findings::{Finding, Level, Rule};
 
 /// The rule of a subset violation: one per kind, and one per keyword the subset leaves out.
 pub fn violation_rule(v: &Violation) -> Rule {
@@ -200,8 +161,24 @@ struct ResultOut<'a> {
     rule_index: usize,
     level: &'static str,
     message: Text<'a>,
-    locations: [Location<'a>; 1],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location<'a>>,
+    #[serde(serialize_with = "one_entry_map")]
+    partial_fingerprints: (&'static str, String),
 }
+
+fn one_entry_map<S: serde::Serializer>(
+    entry: &(&'static str, String),
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(Some(1))?;
+    m.serialize_entry(entry.0, &entry.1)?;
+    m.end()
+}
+
+/// The key of our fingerprint in `partialFingerprints` (the same value as in baselines).
+pub const FINGERPRINT_KEY: &str = "schemalect/v1";
 
 #[derive(Serialize)]
 struct Text<'a> {
@@ -259,19 +236,24 @@ impl Writer {
         let out = ResultOut {
             rule_id: &f.rule.id,
             rule_index,
-            level: f.rule.level.name(),
+            level: f.level.name(),
             message: Text { text: &f.message },
-            locations: [Location {
-                physical_location: Physical {
-                    artifact_location: Artifact { uri: &f.uri },
-                    region: f.region.map(|r| RegionOut {
-                        start_line: r.start_line,
-                        start_column: r.start_column,
-                        end_line: r.end_line,
-                        end_column: r.end_column,
-                    }),
-                },
-            }],
+            locations: if f.uri.is_empty() {
+                Vec::new()
+            } else {
+                vec![Location {
+                    physical_location: Physical {
+                        artifact_location: Artifact { uri: &f.uri },
+                        region: f.region.map(|r| RegionOut {
+                            start_line: r.start_line,
+                            start_column: r.start_column,
+                            end_line: r.end_line,
+                            end_column: r.end_column,
+                        }),
+                    },
+                }]
+            },
+            partial_fingerprints: (FINGERPRINT_KEY, f.fingerprint()),
         };
         buf.extend_from_slice(if self.results == 0 { b"\n" } else { b",\n" });
         if serde_json::to_writer(&mut *buf, &out).is_ok() {
@@ -313,6 +295,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::locate::Region;
 
     #[test]
     fn uris_are_relative_and_encoded() {
@@ -325,9 +308,11 @@ mod tests {
     #[test]
     fn rules_are_listed_once_and_indexed() {
         let f = |rule: Rule, region: Option<Region>| Finding {
+            level: rule.level,
             rule,
             message: "m".into(),
             uri: "a.json".into(),
+            pointer: "/p".into(),
             region,
         };
         let region = Region {
@@ -364,6 +349,10 @@ mod tests {
             .get("region")
             .is_none());
         assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+        assert_eq!(
+            run["results"][0]["partialFingerprints"][FINGERPRINT_KEY],
+            crate::findings::fingerprint("loss/pattern", "a.json", "/p")
+        );
     }
 
     #[test]

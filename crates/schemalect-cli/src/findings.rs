@@ -1,0 +1,400 @@
+//! Findings as CI reads them: one per rule, file and JSON Pointer, with a stable fingerprint,
+//! a level, and the volume controls code scanning needs (minimum level, aggregation of repeated
+//! notes, a hard cap with a closing result that says what was left out).
+//!
+//! GitHub code scanning rejects a run with more than 25,000 results and shows only the top
+//! 5,000 by severity; it rejects files over 10 MB gzip-compressed, more than 20 runs per file,
+//! more than 25,000 rules per run and more than 1,000 locations per result
+//! (<https://docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/results-exceed-limit>,
+//! <https://docs.github.com/en/code-security/code-scanning/troubleshooting-sarif-uploads/file-too-large>).
+//! The default cap ([`DEFAULT_MAX_RESULTS`]) keeps every result a run writes displayable.
+
+use crate::locate::Region;
+use std::collections::HashMap;
+
+/// Code scanning's hard limit of results per run: a larger run is rejected.
+pub const CODE_SCANNING_MAX_RESULTS: usize = 25_000;
+
+/// Code scanning's display limit (the top results by severity); the default `--max-results`.
+pub const DEFAULT_MAX_RESULTS: usize = 5_000;
+
+/// More notes of one rule in one file than this are reported as one result.
+pub const AGGREGATE_OVER: usize = 3;
+
+/// How many pointers an aggregated result lists in its message.
+const POINTERS_LISTED: usize = 10;
+
+/// A finding's level, weakest first (`--min-level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Level {
+    /// A loss on a target that still sends a schema (widened): local validation catches it.
+    Note,
+    /// A loss on a target that falls back to JSON mode or a prompt: nothing is enforced there.
+    Warning,
+    /// Out of the subset, a `--deny` hit, a file that cannot be read: the run fails.
+    Error,
+}
+
+impl Level {
+    /// The SARIF name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// A rule: an id and what it means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// e.g. `subset/outside/$ref`, `loss/pattern`, `deny/prompt`, `input/unreadable`.
+    pub id: String,
+    /// One sentence.
+    pub description: String,
+    /// The level its results have unless a result says otherwise.
+    pub level: Level,
+}
+
+/// One finding.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// Its rule.
+    pub rule: Rule,
+    /// Its level.
+    pub level: Level,
+    /// The message.
+    pub message: String,
+    /// The file, as a URI reference relative to the working directory.
+    pub uri: String,
+    /// The node in the document (JSON Pointer from the document root; `*` for an aggregate).
+    pub pointer: String,
+    /// Where in the file, when known.
+    pub region: Option<Region>,
+}
+
+impl Finding {
+    /// The stable fingerprint: rule, file and pointer (never a line number, so edits elsewhere
+    /// in the file leave it alone).
+    pub fn fingerprint(&self) -> String {
+        fingerprint(&self.rule.id, &self.uri, &self.pointer)
+    }
+}
+
+/// 64-bit FNV-1a of `rule`, `uri` and `pointer` (separated by NUL), as 16 hex digits. FNV is
+/// fixed by its definition, so fingerprints are the same on every machine and release.
+pub fn fingerprint(rule: &str, uri: &str, pointer: &str) -> String {
+    let mut bytes = Vec::with_capacity(rule.len() + uri.len() + pointer.len() + 3);
+    for part in [rule, uri, pointer] {
+        bytes.extend_from_slice(part.as_bytes());
+        bytes.push(0);
+    }
+    format!("{:016x}", fnv1a(&bytes))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The targets that share one message, and the message.
+type Part = (Vec<&'static str>, String);
+
+/// Joins findings of one file that share rule and pointer (the same loss on several targets)
+/// into one, keeping first-seen order: `openai, groq: reason; gemini: other reason`. Each part
+/// is `(target, detail)`; a finding without a target has an empty one.
+#[derive(Debug, Default)]
+pub struct FileFindings {
+    items: Vec<(Finding, Vec<Part>)>,
+    index: HashMap<(String, String), usize>,
+}
+
+impl FileFindings {
+    /// Adds a finding; `target` is the target it concerns, if any, and `detail` the message
+    /// without the target.
+    pub fn push(&mut self, base: Finding, target: Option<&'static str>, detail: String) {
+        let key = (base.rule.id.clone(), base.pointer.clone());
+        match self.index.get(&key) {
+            Some(&i) => {
+                if let Some((f, parts)) = self.items.get_mut(i) {
+                    f.level = f.level.max(base.level);
+                    if f.region.is_none() {
+                        f.region = base.region;
+                    }
+                    match parts.iter_mut().find(|(_, d)| *d == detail) {
+                        Some((targets, _)) => targets.extend(target),
+                        None => parts.push((target.into_iter().collect(), detail)),
+                    }
+                }
+            }
+            None => {
+                self.index.insert(key, self.items.len());
+                self.items
+                    .push((base, vec![(target.into_iter().collect(), detail)]));
+            }
+        }
+    }
+
+    /// The findings, messages written.
+    pub fn finish(self, prefix: &str) -> Vec<Finding> {
+        self.items
+            .into_iter()
+            .map(|(mut f, parts)| {
+                let text: Vec<String> = parts
+                    .into_iter()
+                    .map(|(targets, detail)| {
+                        if targets.is_empty() {
+                            detail
+                        } else {
+                            format!("{}: {detail}", targets.join(", "))
+                        }
+                    })
+                    .collect();
+                f.message = format!("{prefix}{}", text.join("; "));
+                f
+            })
+            .collect()
+    }
+}
+
+/// Replaces the notes of one rule in one file, when there are more than [`AGGREGATE_OVER`],
+/// by one result at the first of them that counts them and lists their pointers. Other
+/// findings are kept as they are, in order. `findings` are one file's.
+pub fn aggregate(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut per_rule: HashMap<&str, usize> = HashMap::new();
+    for f in findings.iter().filter(|f| f.level == Level::Note) {
+        *per_rule.entry(f.rule.id.as_str()).or_default() += 1;
+    }
+    let many: HashMap<String, usize> = per_rule
+        .into_iter()
+        .filter(|(_, n)| *n > AGGREGATE_OVER)
+        .map(|(r, n)| (r.to_owned(), n))
+        .collect();
+    if many.is_empty() {
+        return findings;
+    }
+    let mut pointers: HashMap<String, Vec<String>> = HashMap::new();
+    for f in findings.iter().filter(|f| f.level == Level::Note) {
+        if many.contains_key(&f.rule.id) {
+            pointers
+                .entry(f.rule.id.clone())
+                .or_default()
+                .push(display_pointer(&f.pointer));
+        }
+    }
+    let mut out = Vec::new();
+    for f in findings {
+        let Some(n) = (f.level == Level::Note)
+            .then(|| many.get(&f.rule.id))
+            .flatten()
+        else {
+            out.push(f);
+            continue;
+        };
+        let Some(list) = pointers.remove(&f.rule.id) else {
+            // Already folded into the aggregate at its first occurrence.
+            continue;
+        };
+        let shown: Vec<&str> = list
+            .iter()
+            .take(POINTERS_LISTED)
+            .map(String::as_str)
+            .collect();
+        let more = list.len().saturating_sub(POINTERS_LISTED);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out.push(Finding {
+            message: format!(
+                "{n} `{}` notes in this file, at {}{tail}; the first: {}",
+                f.rule.id,
+                shown.join(", "),
+                f.message
+            ),
+            pointer: "*".to_owned(),
+            ..f
+        });
+    }
+    out
+}
+
+fn display_pointer(p: &str) -> String {
+    if p.is_empty() {
+        "/".to_owned()
+    } else {
+        p.to_owned()
+    }
+}
+
+/// The rule of the closing result of a capped run.
+pub fn truncated_rule() -> Rule {
+    Rule {
+        id: "run/truncated".to_owned(),
+        description: "Results were left out of this run to stay under --max-results".to_owned(),
+        level: Level::Warning,
+    }
+}
+
+/// Keeps at most `max - 1` findings, the most severe first (ties in input order), in input
+/// order, and adds a closing result that says how many were left out and of which levels.
+/// Under the cap, the findings are returned as they are.
+pub fn cap(findings: Vec<Finding>, max: usize) -> Vec<Finding> {
+    if findings.len() <= max {
+        return findings;
+    }
+    let keep = max.saturating_sub(1);
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(findings.get(i).map(|f| f.level)), i));
+    let mut kept = vec![false; findings.len()];
+    for &i in order.iter().take(keep) {
+        if let Some(k) = kept.get_mut(i) {
+            *k = true;
+        }
+    }
+    let mut left = [0usize; 3];
+    let mut out = Vec::with_capacity(max);
+    for (f, k) in findings.into_iter().zip(kept) {
+        if k {
+            out.push(f);
+        } else if let Some(n) = left.get_mut(f.level as usize) {
+            *n += 1;
+        }
+    }
+    let total: usize = left.iter().sum();
+    let [notes, warnings, errors] = left;
+    out.push(Finding {
+        rule: truncated_rule(),
+        level: Level::Warning,
+        message: format!(
+            "{total} more results left out to stay under --max-results {max} ({errors} errors, {warnings} warnings, {notes} notes); run `schemalect lint` with --format text for all of them, or raise --min-level"
+        ),
+        uri: String::new(),
+        pointer: String::new(),
+        region: None,
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(rule: &str, level: Level, pointer: &str) -> Finding {
+        Finding {
+            rule: Rule {
+                id: rule.to_owned(),
+                description: String::new(),
+                level,
+            },
+            level,
+            message: format!("m {pointer}"),
+            uri: "a.json".to_owned(),
+            pointer: pointer.to_owned(),
+            region: None,
+        }
+    }
+
+    #[test]
+    fn fingerprints_are_fixed_and_ignore_nothing_else() {
+        // The published FNV-1a 64 test vectors.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+        assert_ne!(
+            fingerprint("loss/x", "a.json", "/a"),
+            fingerprint("loss/x", "a.json", "/b")
+        );
+        assert_ne!(
+            fingerprint("loss/x", "a.json", ""),
+            fingerprint("loss/x", "", "a.json")
+        );
+        assert_eq!(fingerprint("r", "u", "p").len(), 16);
+    }
+
+    #[test]
+    fn same_rule_and_pointer_on_several_targets_is_one_finding() {
+        let mut ff = FileFindings::default();
+        ff.push(
+            f("loss/pattern", Level::Note, "/p"),
+            Some("openai"),
+            "dropped".into(),
+        );
+        ff.push(
+            f("loss/pattern", Level::Warning, "/p"),
+            Some("groq"),
+            "dropped".into(),
+        );
+        ff.push(
+            f("loss/pattern", Level::Note, "/p"),
+            Some("gemini"),
+            "other".into(),
+        );
+        ff.push(
+            f("loss/pattern", Level::Note, "/q"),
+            Some("openai"),
+            "dropped".into(),
+        );
+        let out = ff.finish("g: ");
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].message, "g: openai, groq: dropped; gemini: other");
+        assert_eq!(out[0].level, Level::Warning);
+        assert_eq!(out[1].pointer, "/q");
+    }
+
+    #[test]
+    fn many_notes_of_one_rule_become_one() {
+        let mut v: Vec<Finding> = (0..5)
+            .map(|i| f("loss/a", Level::Note, &format!("/{i}")))
+            .collect();
+        v.insert(1, f("subset/x", Level::Error, "/e"));
+        v.push(f("loss/b", Level::Note, "/b"));
+        v.push(f("loss/a", Level::Warning, "/w"));
+        let out = aggregate(v);
+        let ids: Vec<(&str, &str)> = out
+            .iter()
+            .map(|f| (f.rule.id.as_str(), f.pointer.as_str()))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                ("loss/a", "*"),
+                ("subset/x", "/e"),
+                ("loss/b", "/b"),
+                ("loss/a", "/w")
+            ]
+        );
+        assert!(
+            out[0].message.starts_with(
+                "5 `loss/a` notes in this file, at /0, /1, /2, /3, /4; the first: m /0"
+            ),
+            "{}",
+            out[0].message
+        );
+        let few: Vec<Finding> = (0..3)
+            .map(|i| f("loss/a", Level::Note, &format!("/{i}")))
+            .collect();
+        assert_eq!(aggregate(few).len(), 3);
+    }
+
+    #[test]
+    fn the_cap_keeps_the_most_severe_in_order_and_says_what_is_left_out() {
+        let v = vec![
+            f("n", Level::Note, "/1"),
+            f("e", Level::Error, "/2"),
+            f("w", Level::Warning, "/3"),
+            f("e", Level::Error, "/4"),
+            f("n", Level::Note, "/5"),
+        ];
+        let out = cap(v.clone(), 5);
+        assert_eq!(out.len(), 5);
+        let out = cap(v, 4);
+        let ptrs: Vec<&str> = out.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(ptrs, ["/2", "/3", "/4", ""]);
+        assert_eq!(out[3].rule.id, "run/truncated");
+        assert!(out[3].message.starts_with("2 more results left out to stay under --max-results 4 (0 errors, 0 warnings, 2 notes)"), "{}", out[3].message);
+    }
+}
