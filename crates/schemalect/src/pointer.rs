@@ -2,19 +2,52 @@
 //!
 //! Every error and every loss names where it happened. Pointers are built while walking, one
 //! segment at a time, so the walk never has to re-derive a location after the fact.
+//!
+//! A pointer is a chain of segments, each holding one reference token and a shared link to its
+//! parent, so a node's pointer costs one short token, not its whole path: one long property
+//! name above many nodes is stored once (docs/security.md, finding 6). The text is built only
+//! when asked ([`Pointer::as_str`] caches it; [`fmt::Display`], [`Pointer::write_to`] and the
+//! comparisons stream it without building it).
 
+use std::cmp::Ordering;
 use std::fmt;
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 
 /// A JSON Pointer such as `/properties/a~1b/items`. The empty pointer is the document root.
 ///
-/// The text is shared: every node of the IR carries its pointer, every loss and error copies
-/// one, and rewritten copies of the IR copy all of them, so a copy is a reference count.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Cloning is a reference count. Equality, ordering and hashing follow the pointer text (two
+/// pointers are equal when their texts are), without building it.
+#[derive(Clone, Default)]
 pub struct Pointer(
     /// `None` for the root, so the root needs no allocation and there is one way to spell it.
-    Option<Arc<str>>,
+    Option<Arc<Segment>>,
 );
+
+/// One reference token and the pointer it extends.
+struct Segment {
+    parent: Option<Arc<Segment>>,
+    /// The unescaped reference token.
+    token: Box<str>,
+    /// Segments from the root to this one, this one included.
+    depth: usize,
+    /// The escaped text of the whole pointer, once someone asked for it as a `&str`.
+    text: OnceLock<Box<str>>,
+}
+
+impl Drop for Segment {
+    /// Dismantles a chain iteratively: a pointer as deep as an answer can nest must not
+    /// overflow the stack when its last owner goes.
+    fn drop(&mut self) {
+        let mut next = self.parent.take();
+        while let Some(seg) = next {
+            match Arc::try_unwrap(seg) {
+                Ok(mut owned) => next = owned.parent.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
 
 impl Pointer {
     /// The document root, as a constant.
@@ -25,33 +58,73 @@ impl Pointer {
         Pointer(None)
     }
 
-    fn from_text(text: String) -> Self {
-        if text.is_empty() {
-            Pointer(None)
-        } else {
-            Pointer(Some(Arc::from(text)))
-        }
+    fn push(&self, token: Box<str>) -> Self {
+        let depth = self.0.as_ref().map_or(0, |s| s.depth) + 1;
+        Pointer(Some(Arc::new(Segment {
+            parent: self.0.clone(),
+            token,
+            depth,
+            text: OnceLock::new(),
+        })))
     }
 
-    /// This pointer extended by one reference token, escaped per RFC 6901.
+    /// This pointer extended by one reference token (given unescaped; escaped per RFC 6901 in
+    /// the text).
     pub fn join(&self, token: &str) -> Self {
-        let mut s = String::with_capacity(self.as_str().len() + token.len() + 1);
-        s.push_str(self.as_str());
-        push_token(&mut s, token);
-        Pointer::from_text(s)
+        self.push(token.into())
     }
 
     /// This pointer extended by an array index.
     pub fn index(&self, i: usize) -> Self {
-        let mut s = self.as_str().to_owned();
-        s.push('/');
-        s.push_str(&i.to_string());
-        Pointer::from_text(s)
+        self.push(i.to_string().into_boxed_str())
     }
 
-    /// The pointer text; `""` for the root.
+    /// The segments from the root down, in order.
+    fn segments(&self) -> Vec<&Segment> {
+        let mut out = Vec::with_capacity(self.0.as_ref().map_or(0, |s| s.depth));
+        let mut at = self.0.as_deref();
+        while let Some(seg) = at {
+            out.push(seg);
+            at = seg.parent.as_deref();
+        }
+        out.reverse();
+        out
+    }
+
+    /// Writes the escaped pointer text (`""` for the root) without building it.
+    pub fn write_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        for seg in self.segments() {
+            out.write_char('/')?;
+            write_escaped(out, &seg.token)?;
+        }
+        Ok(())
+    }
+
+    /// The length of the pointer text in bytes, without building it.
+    pub fn text_len(&self) -> usize {
+        let mut n = 0;
+        let mut at = self.0.as_deref();
+        while let Some(seg) = at {
+            n += 1 + seg.token.len() + seg.token.matches(['~', '/']).count();
+            at = seg.parent.as_deref();
+        }
+        n
+    }
+
+    /// The pointer text; `""` for the root. Built on the first call and kept with the pointer:
+    /// for error and loss reports. Walks that handle many pointers compare, hash or display
+    /// them instead, which never builds the text.
     pub fn as_str(&self) -> &str {
-        self.0.as_deref().unwrap_or("")
+        match &self.0 {
+            None => "",
+            Some(seg) => seg.text.get_or_init(|| self.build().into_boxed_str()),
+        }
+    }
+
+    fn build(&self) -> String {
+        let mut s = String::with_capacity(self.text_len());
+        let _ = self.write_to(&mut s);
+        s
     }
 
     /// True for the document root.
@@ -59,38 +132,140 @@ impl Pointer {
         self.0.is_none()
     }
 
+    /// The number of reference tokens.
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |s| s.depth)
+    }
+
+    /// True for the document root (no reference token).
+    pub fn is_empty(&self) -> bool {
+        self.is_root()
+    }
+
     /// The unescaped reference tokens of this pointer.
     pub fn tokens(&self) -> impl Iterator<Item = String> + '_ {
-        self.as_str()
-            .split('/')
-            .skip(1)
-            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        self.segments().into_iter().map(|s| s.token.to_string())
     }
 
     /// Parses pointer text; `None` unless it is empty or starts with `/`.
     pub fn parse(text: &str) -> Option<Self> {
-        if text.is_empty() || text.starts_with('/') {
-            Some(Pointer::from_text(text.to_owned()))
-        } else {
-            None
+        if text.is_empty() {
+            return Some(Pointer::root());
         }
+        let rest = text.strip_prefix('/')?;
+        let mut p = Pointer::root();
+        for t in rest.split('/') {
+            p = p.join(&t.replace("~1", "/").replace("~0", "~"));
+        }
+        Some(p)
     }
 
     /// Consumes the pointer into its text.
     pub fn into_string(self) -> String {
-        self.as_str().to_owned()
+        match &self.0 {
+            None => String::new(),
+            Some(seg) => match seg.text.get() {
+                Some(t) => t.to_string(),
+                None => self.build(),
+            },
+        }
     }
+
+    /// The escaped text as bytes, in order, without building it.
+    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.segments().into_iter().flat_map(|seg| {
+            std::iter::once(b'/').chain(seg.token.bytes().flat_map(|b| {
+                let (first, second) = match b {
+                    b'~' => (b'~', Some(b'0')),
+                    b'/' => (b'~', Some(b'1')),
+                    b => (b, None),
+                };
+                std::iter::once(first).chain(second)
+            }))
+        })
+    }
+}
+
+fn write_escaped(out: &mut impl fmt::Write, token: &str) -> fmt::Result {
+    let mut rest = token;
+    while let Some(i) = rest.find(['~', '/']) {
+        let (plain, tail) = rest.split_at(i);
+        out.write_str(plain)?;
+        let mut chars = tail.chars();
+        out.write_str(if chars.next() == Some('~') {
+            "~0"
+        } else {
+            "~1"
+        })?;
+        rest = chars.as_str();
+    }
+    out.write_str(rest)
 }
 
 /// Appends `/token` to `s`, escaping `~` and `/`.
 pub(crate) fn push_token(s: &mut String, token: &str) {
     s.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => s.push_str("~0"),
-            '/' => s.push_str("~1"),
-            c => s.push(c),
+    let _ = write_escaped(s, token);
+}
+
+impl PartialEq for Pointer {
+    fn eq(&self, other: &Self) -> bool {
+        let (mut a, mut b) = (self.0.as_deref(), other.0.as_deref());
+        loop {
+            match (a, b) {
+                (None, None) => return true,
+                (Some(x), Some(y)) => {
+                    if std::ptr::eq(x, y) {
+                        return true;
+                    }
+                    if x.depth != y.depth || x.token != y.token {
+                        return false;
+                    }
+                    a = x.parent.as_deref();
+                    b = y.parent.as_deref();
+                }
+                _ => return false,
+            }
         }
+    }
+}
+
+impl Eq for Pointer {}
+
+impl Hash for Pointer {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // Equal pointers have equal token sequences (escaping is one-to-one), so hashing the
+        // tokens, leaf first, agrees with equality.
+        state.write_usize(self.len());
+        let mut at = self.0.as_deref();
+        while let Some(seg) = at {
+            seg.token.hash(state);
+            at = seg.parent.as_deref();
+        }
+    }
+}
+
+impl PartialOrd for Pointer {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Pointer {
+    /// The order of the pointer texts.
+    fn cmp(&self, other: &Self) -> Ordering {
+        if self == other {
+            return Ordering::Equal;
+        }
+        self.bytes().cmp(other.bytes())
+    }
+}
+
+impl fmt::Debug for Pointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Pointer(\"")?;
+        self.write_to(f)?;
+        f.write_str("\")")
     }
 }
 
@@ -99,7 +274,7 @@ impl fmt::Display for Pointer {
         if self.is_root() {
             f.write_str("/")
         } else {
-            f.write_str(self.as_str())
+            self.write_to(f)
         }
     }
 }
@@ -141,5 +316,63 @@ mod tests {
             Pointer::parse("/a").map(|p| p.into_string()),
             Some("/a".into())
         );
+    }
+
+    #[test]
+    fn text_order_and_equality_follow_the_text() {
+        use std::collections::HashSet;
+        let texts = [
+            "", "/a", "/a/b", "/a-b", "/a~0", "/a~1b", "/a/b~1c", "/ab", "/0", "/10", "/9", "/é",
+        ];
+        let pointers: Vec<Pointer> = texts.iter().filter_map(|t| Pointer::parse(t)).collect();
+        assert_eq!(pointers.len(), texts.len());
+        for (p, t) in pointers.iter().zip(texts) {
+            assert_eq!(p.as_str(), t);
+            assert_eq!(p.text_len(), t.len());
+            assert_eq!(p.clone().into_string(), t);
+        }
+        for (p, a) in pointers.iter().zip(texts) {
+            for (q, b) in pointers.iter().zip(texts) {
+                assert_eq!(p.cmp(q), a.cmp(b), "{a} vs {b}");
+                assert_eq!(p == q, a == b, "{a} vs {b}");
+            }
+        }
+        // Built by joining or parsed from text: one pointer, one hash.
+        let built = Pointer::root().join("a").join("b/c");
+        let parsed = Pointer::parse("/a/b~1c").unwrap_or_default();
+        assert_eq!(built, parsed);
+        let set: HashSet<Pointer> = [built, parsed, Pointer::root().index(0)].into();
+        assert_eq!(set.len(), 2);
+        assert!(set.contains(&Pointer::parse("/0").unwrap_or_default()));
+        assert_eq!(
+            format!("{:?}", Pointer::root().join("x")),
+            "Pointer(\"/x\")"
+        );
+    }
+
+    #[test]
+    fn a_long_token_is_stored_once_below_many_children() {
+        let key = "k".repeat(1 << 16);
+        let parent = Pointer::root().join(&key);
+        let children: Vec<Pointer> = (0..100).map(|i| parent.index(i)).collect();
+        for c in &children {
+            let seg = c.0.as_ref().and_then(|s| s.parent.as_ref());
+            let shared = parent.0.as_ref();
+            assert!(matches!((seg, shared), (Some(a), Some(b)) if Arc::ptr_eq(a, b)));
+            assert_eq!(
+                c.text_len(),
+                key.len() + 1 + c.tokens().last().map_or(0, |t| t.len() + 1)
+            );
+        }
+    }
+
+    #[test]
+    fn deep_chains_drop_without_recursion() {
+        let mut p = Pointer::root();
+        for i in 0..200_000 {
+            p = p.index(i % 7);
+        }
+        assert_eq!(p.len(), 200_000);
+        drop(p);
     }
 }

@@ -22,6 +22,7 @@
 //! Results are keyed by source pointer, which survives inlining and normalisation.
 
 use crate::ir::{Additional, NodeId, Schema};
+use crate::pointer::Pointer;
 use crate::seen::Distinct;
 use std::collections::{HashMap, HashSet};
 
@@ -31,7 +32,7 @@ const MAX_GROUPS: usize = 100_000;
 /// The source pointers of the open objects that references hide from their location's
 /// declared names (see the module docs). Call it on the schema as parsed, before references
 /// are written out in place; pointers survive that and normalisation.
-pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<String> {
+pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<Pointer> {
     let mut out = HashSet::new();
     if !schema.has_references() {
         return out;
@@ -57,7 +58,7 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<String> {
                 hops += 1;
             }
             if open_object(target) || expand(schema, &[target]).into_iter().any(open_object) {
-                out.insert(n.pointer.as_str().to_owned());
+                out.insert(n.pointer.clone());
             }
         }
     }
@@ -69,7 +70,7 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<String> {
         // A node whose `allOf` members are open objects becomes one when normalisation merges
         // them into it, under the node's own pointer: it is hidden too.
         if open_object(id) || expand(schema, &[id]).into_iter().any(open_object) {
-            out.insert(schema.node(id).pointer.as_str().to_owned());
+            out.insert(schema.node(id).pointer.clone());
         }
         stack.extend(schema.node(id).subschemas());
     }
@@ -284,7 +285,10 @@ mod tests {
             &opts,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let mut p: Vec<String> = hidden_by_references(&s).into_iter().collect();
+        let mut p: Vec<String> = hidden_by_references(&s)
+            .into_iter()
+            .map(Pointer::into_string)
+            .collect();
         p.sort();
         assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
     }

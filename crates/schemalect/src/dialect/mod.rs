@@ -106,16 +106,22 @@ pub(crate) fn lower_derived(
     schema: &Schema,
     target: Target,
     options: &LowerOptions,
-    hidden: &HashSet<String>,
+    hidden: &HashSet<crate::pointer::Pointer>,
 ) -> Outcome {
     // Extended subset: references that are not recursive are written out in place for every
-    // dialect; recursive ones are left to the dialect.
-    let inlined = normalize::inline_references(schema);
+    // dialect; recursive ones are left to the dialect. Past the output bound none is written
+    // out: the dialects that accept `$defs` send each definition once, the others fall back.
+    let (inlined, expansion) = normalize::inline_references_within_bound(schema);
     let mut out = match target {
         // The one dialect that closes every object itself must know which it must not close.
         Target::Gemini => gemini::lower_openapi(&inlined.schema, options, hidden),
         _ => lower_inlined(&inlined.schema, target, options),
     };
+    if let Some(x) = expansion.filter(|_| out.mode > Mode::Widened) {
+        for loss in out.losses.iter_mut().filter(|l| l.keyword == "$ref") {
+            loss.reason = x.reason(&loss.reason).into();
+        }
+    }
     if !inlined.losses.is_empty() && out.mode <= Mode::Widened {
         let mut losses = inlined.losses;
         losses.append(&mut out.losses);

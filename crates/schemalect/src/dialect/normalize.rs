@@ -448,13 +448,35 @@ fn lcm(a: u64, b: u64) -> Option<u64> {
 /// stays a DAG of the source's size; emitters bound what they expand. Recursive references
 /// (on a cycle) are left for dialects that can send `$defs`.
 pub(crate) fn inline_references(schema: &Schema) -> Normalized {
+    inline_references_within_bound(schema).0
+}
+
+/// [`inline_references`], unless writing the references out in place would emit more than
+/// the bound ([`EXPANSION_FACTOR`] × the source's weight + [`EXPANSION_SLACK`]): then no
+/// reference is written out, the schema is returned as it is, and the [`Expansion`] says why.
+/// Dialects that accept `$defs` then send each shared definition once; the others fall back
+/// to a weaker mode, and the caller names the bound in the loss.
+pub(crate) fn inline_references_within_bound(schema: &Schema) -> (Normalized, Option<Expansion>) {
+    let unchanged = || Normalized {
+        schema: schema.clone(),
+        losses: Vec::new(),
+    };
     if !schema.has_references() {
-        return Normalized {
-            schema: schema.clone(),
-            losses: Vec::new(),
-        };
+        return (unchanged(), None);
     }
     let recursive = on_cycles(schema);
+    let (source, expanded) = expansion_weights(schema, &recursive);
+    let bound = source
+        .saturating_mul(EXPANSION_FACTOR)
+        .saturating_add(EXPANSION_SLACK);
+    if expanded > bound {
+        let expansion = Expansion {
+            source,
+            expanded,
+            bound,
+        };
+        return (unchanged(), Some(expansion));
+    }
     let original = schema.ir.nodes.len();
     let mut m = Merger {
         nodes: schema.ir.nodes.clone(),
@@ -489,10 +511,112 @@ pub(crate) fn inline_references(schema: &Schema) -> Normalized {
             break;
         }
     }
-    Normalized {
+    let inlined = Normalized {
         schema: Schema::from_nodes(m.nodes, schema.ir.root, schema.ir.subset),
         losses: m.losses,
+    };
+    (inlined, None)
+}
+
+/// Writing shared definitions out in place may grow the schema to at most this many times its
+/// own weight (plus [`EXPANSION_SLACK`]); past that, references are kept as references, which
+/// the dialects that accept `$defs` send once each (docs/security.md, finding 8).
+pub(crate) const EXPANSION_FACTOR: usize = 4;
+
+/// Weight every schema may grow by when its references are written out in place, whatever
+/// its own size, so that small schemas with a few shared definitions keep today's output.
+pub(crate) const EXPANSION_SLACK: usize = 100_000;
+
+/// How much writing references out in place would emit, when that is past the bound.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Expansion {
+    /// The source's weight: one per node and per `enum` value, `required` name and literal.
+    pub source: usize,
+    /// The weight once every non-recursive reference is written out in place.
+    pub expanded: usize,
+    /// The bound: `EXPANSION_FACTOR × source + EXPANSION_SLACK`.
+    pub bound: usize,
+}
+
+impl Expansion {
+    /// The sentence a loss gives when a provider cannot receive the kept references.
+    pub(crate) fn reason(&self, why: &str) -> String {
+        format!(
+            "shared definitions are kept as references because writing them out in place would emit {} units (schema nodes, enum values, literals), over the output bound of {} ({} × the source's {} + {}); {why}",
+            self.expanded, self.bound, EXPANSION_FACTOR, self.source, EXPANSION_SLACK
+        )
     }
+}
+
+/// A node's own weight in emitted output: the node, its literals and its name lists.
+fn own_weight(n: &Node) -> usize {
+    let mut w = 1usize;
+    if let Some(e) = &n.enumeration {
+        w = w.saturating_add(e.values.len());
+    }
+    if n.constant.is_some() {
+        w = w.saturating_add(1);
+    }
+    if let Some(o) = &n.object {
+        w = w.saturating_add(o.required.len());
+    }
+    if let Some(a) = &n.annotations {
+        w = w.saturating_add(a.examples.as_ref().map_or(0, Vec::len));
+        w = w.saturating_add(usize::from(a.default.is_some()));
+    }
+    w
+}
+
+/// The source's weight and the weight of the tree that writing every non-recursive reference
+/// out in place would emit (the IR is a DAG: the emitters write a shared node once per path).
+/// One pass over the nodes, iterative, memoised; saturating.
+fn expansion_weights(schema: &Schema, recursive: &[bool]) -> (usize, usize) {
+    let nodes = &schema.ir.nodes;
+    let source = nodes
+        .iter()
+        .fold(0usize, |acc, n| acc.saturating_add(own_weight(n)));
+    // 0 unvisited, 1 children pushed, 2 done.
+    let mut state = vec![0u8; nodes.len()];
+    let mut weight = vec![0usize; nodes.len()];
+    let children = |i: usize| -> Vec<usize> {
+        let Some(n) = nodes.get(i) else {
+            return Vec::new();
+        };
+        let cut = recursive.get(i).copied().unwrap_or(true);
+        n.subschemas()
+            .filter(|c| !(cut && n.reference == Some(*c)))
+            .map(NodeId::index)
+            .collect()
+    };
+    let mut stack = vec![schema.ir.root.index()];
+    while let Some(&i) = stack.last() {
+        match state.get(i).copied() {
+            Some(0) => {
+                set(&mut state, i, 1);
+                for c in children(i) {
+                    if state.get(c) == Some(&0) {
+                        stack.push(c);
+                    }
+                }
+            }
+            Some(1) => {
+                stack.pop();
+                let own = nodes.get(i).map_or(1, own_weight);
+                let w = children(i).into_iter().fold(own, |acc, c| {
+                    acc.saturating_add(weight.get(c).copied().unwrap_or(0))
+                });
+                set(&mut weight, i, w);
+                set(&mut state, i, 2);
+            }
+            _ => {
+                stack.pop();
+            }
+        }
+    }
+    (
+        source,
+        weight.get(schema.ir.root.index()).copied().unwrap_or(0),
+    )
 }
 
 /// For each node: does it lie on a cycle of the schema graph (recursion)? Iterative Tarjan.

@@ -124,10 +124,10 @@ pub(crate) const RESHAPED_NOTE: &str = " The schema describes the form your answ
 /// what the value must satisfy there, one clause per distinct keyword.
 fn constraint_lines(source: Option<&Value>, losses: &[Loss]) -> Vec<String> {
     // The map only finds a location's group; the order is the vector's, so output is stable.
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: HashMap<&Pointer, usize> = HashMap::new();
     let mut groups: Vec<(&Pointer, Vec<&Loss>)> = Vec::new();
     for loss in losses {
-        let at = *index.entry(loss.pointer.as_str()).or_insert_with(|| {
+        let at = *index.entry(&loss.pointer).or_insert_with(|| {
             groups.push((&loss.pointer, Vec::new()));
             groups.len() - 1
         });

@@ -126,7 +126,7 @@ struct Reshaper<'s> {
     /// do not (see `dialect::declared`).
     unsafe_to_close: Vec<bool>,
     /// Source pointers of open objects that references hide: they stay open too.
-    hidden: std::collections::HashSet<String>,
+    hidden: std::collections::HashSet<crate::Pointer>,
 }
 
 impl Reshaper<'_> {
@@ -203,7 +203,7 @@ impl Reshaper<'_> {
                 && !o.properties.is_empty()
                 && rules.additional != Additional::Forbidden
                 && self.unsafe_to_close.get(id.index()) != Some(&true)
-                && !self.hidden.contains(src.pointer.as_str())
+                && !self.hidden.contains(&src.pointer)
             {
                 rules.additional = Additional::Forbidden;
                 changed = true;

@@ -47,6 +47,15 @@ pub use parse::MAX_DEPTH;
 /// what bounds `(?:a{1000}){1000}`.
 pub const ENGINE_SIZE_LIMIT: usize = 10 * (1 << 20);
 
+/// Most bytes of lazy DFA states one pattern may cache while matching (the `regex` crate's
+/// default is 2 MiB). Matching runs on the lazy DFA, one table step per input byte, while the
+/// states a string visits fit this cache; when they do not, the engine falls back to
+/// simulating the NFA at one step per NFA state per byte, which made a 4,001-character
+/// pattern cost 121 s on 2 MiB of strings (docs/security.md, finding 9). 8 MiB holds the
+/// states of every pattern within [`Limits`](crate::Limits) that the adversarial suite tries,
+/// and is allocated only as a pattern's matches need it.
+pub const ENGINE_DFA_CACHE: usize = 8 * (1 << 20);
+
 /// A compiled `pattern`.
 #[derive(Clone)]
 pub struct Pattern {
@@ -167,6 +176,7 @@ impl Pattern {
         let translated = translate::to_regex(&ast);
         let regex = regex::RegexBuilder::new(&translated)
             .size_limit(ENGINE_SIZE_LIMIT)
+            .dfa_size_limit(ENGINE_DFA_CACHE)
             // Each group level costs at most two engine nesting levels (group and
             // repetition) plus one for a nested class; the parser bounds the levels.
             .nest_limit(u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX))

@@ -77,7 +77,7 @@ struct Parser {
     violations: Vec<Violation>,
     nodes_exhausted: bool,
     /// Extended subset: every schema location → its node, for resolving references.
-    locations: HashMap<String, NodeId>,
+    locations: HashMap<Pointer, NodeId>,
     /// Extended subset: `(node, reference text)` to resolve once the walk is done.
     pending_refs: Vec<(NodeId, String)>,
     /// Extended subset: the innermost subschema with its own `$id`/`id` we are inside, whose
@@ -118,7 +118,9 @@ impl Parser {
                 .get(id.index())
                 .map(|n| n.pointer.clone())
                 .unwrap_or_default();
-            let target = decode_fragment(&text).and_then(|p| self.locations.get(&p).copied());
+            let target = decode_fragment(&text)
+                .and_then(|p| Pointer::parse(&p))
+                .and_then(|p| self.locations.get(&p).copied());
             match target {
                 Some(t) => {
                     if let Some(n) = self.nodes.get_mut(id.index()) {
@@ -257,7 +259,7 @@ impl Parser {
         let id = NodeId(self.nodes.len() as u32);
         self.nodes.push(Node::default());
         if self.subset == Subset::Extended {
-            self.locations.insert(at.as_str().to_owned(), id);
+            self.locations.insert(at.clone(), id);
         }
         let outer = self.embedded.clone();
         let identified = obj
@@ -301,7 +303,7 @@ impl Parser {
             return None;
         }
         let id = NodeId(self.nodes.len() as u32);
-        self.locations.insert(at.as_str().to_owned(), id);
+        self.locations.insert(at.clone(), id);
         self.nodes.push(Node {
             pointer: at,
             ..Node::default()

@@ -199,7 +199,7 @@ impl Report for Vec<ValidationError> {
         let full = self.len() >= MAX_ERRORS
             || self
                 .iter()
-                .map(|e| e.instance_path.as_str().len() + e.message.len())
+                .map(|e| e.instance_path.text_len() + e.message.len())
                 .sum::<usize>()
                 >= MAX_ERROR_BYTES;
         if full {

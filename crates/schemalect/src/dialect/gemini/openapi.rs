@@ -43,6 +43,7 @@ use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrit
 use crate::dialect::Outcome;
 use crate::ir::{Additional, Bound, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions, Target};
+use crate::pointer::Pointer;
 use crate::seen::Distinct;
 use crate::value::{cmp_numbers, is_integer, num, JsonType, Num, TypeSet};
 use serde_json::{Map, Number, Value};
@@ -108,7 +109,11 @@ const MAX_DEPTH: usize = 512;
 
 /// `hidden`: source pointers of open objects that references hide (see `dialect::declared`),
 /// computed on the schema as written, before references were written out in place.
-pub(crate) fn lower(schema: &Schema, _options: &LowerOptions, hidden: &HashSet<String>) -> Outcome {
+pub(crate) fn lower(
+    schema: &Schema,
+    _options: &LowerOptions,
+    hidden: &HashSet<Pointer>,
+) -> Outcome {
     let normalized = normalize(
         schema,
         Rewrites {
@@ -153,7 +158,7 @@ struct Lowerer<'s> {
     /// closed to its properties here, which would narrow them (see `dialect::declared`).
     unsafe_to_close: Vec<bool>,
     /// Source pointers of open objects hidden behind references.
-    hidden: &'s HashSet<String>,
+    hidden: &'s HashSet<Pointer>,
 }
 
 fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
@@ -701,7 +706,7 @@ impl Lowerer<'_> {
 
     fn object(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
         if self.unsafe_to_close.get(id.index()) == Some(&true)
-            || self.hidden.contains(node.pointer.as_str())
+            || self.hidden.contains(&node.pointer)
         {
             return Err(degrade(
                 node,
