@@ -9,11 +9,15 @@
 //!   exactly when it lists no loss;
 //! - `T(wire) ⊨ encode(x)`, every hint schema accepts it, and `accept` (the lift) gives back
 //!   `x` exactly, from the value and from its text;
+//! - a real engine agrees: the native schema compiles in llguidance and its matcher accepts
+//!   every `encode(x)` ([`engines`](crate::engines)), and an Ollama wire passes the check of
+//!   llama.cpp's converter and GBNF parser ([`gbnf`](crate::gbnf));
 //! - for values the source rejects (in the declared fragment): `accept` refuses them, and an
 //!   `Exact` lowering's `T(wire)` rejects them too.
 
 use crate::oracle::{self, Language};
-use schemalect::{Lowering, Mode, Profile};
+use crate::{engines, gbnf};
+use schemalect::{Lowering, Mode, Profile, Target};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -120,6 +124,22 @@ pub fn check_lowering(
         native: lang.is_native(),
         ..Checked::default()
     };
+    if target == Target::Ollama {
+        if let Some(f @ Value::Object(_)) = wire.get("format") {
+            let problems = gbnf::problems(f);
+            if !problems.is_empty() {
+                return fail(
+                    &format!(
+                        "GBNF: llama.cpp would refuse or misread the format: {}",
+                        problems.join("; ")
+                    ),
+                    None,
+                    None,
+                );
+            }
+        }
+    }
+    let mut encoded = Vec::with_capacity(valid.len());
     let mut hints: Vec<(Value, jsonschema::Validator)> = Vec::new();
     for h in oracle::hint_schemas(target, wire) {
         match oracle::compile(&h) {
@@ -181,6 +201,10 @@ pub fn check_lowering(
             }
         }
         checked.values += 1;
+        encoded.push(e);
+    }
+    if let Err(e) = engines::judge(target, wire, &encoded) {
+        return fail(&e, None, None);
     }
     for y in invalid {
         if lowering.accept(y).is_ok() && !lowering.is_reshaped() {

@@ -8,6 +8,9 @@
 //! - [`contract`]: the check of one lowering against a set of values, shared by the property
 //!   test, the corpus replay and the regression tests;
 //! - [`extended`]: the same in the extended subset: schemas with references, values for them;
+//! - [`engines`]: a real grammar engine (llguidance) that compiles every native wire and must
+//!   accept every valid value; [`gbnf`]: the Ollama wire checked against llama.cpp's converter
+//!   and GBNF parser as documented;
 //! - [`golden`]: the golden corpus (`corpus/golden/`): loading cases, recording lowerings;
 //! - [`bench`](mod@bench) and [`bench_report`]: the fixtures of the benches and the report
 //!   that turns criterion's estimates into the ratio tables of `docs/benchmarks.md`.
@@ -16,7 +19,9 @@ pub mod bench;
 pub mod bench_report;
 pub mod contract;
 pub mod declared;
+pub mod engines;
 pub mod extended;
+pub mod gbnf;
 pub mod gen;
 pub mod golden;
 pub mod oracle;

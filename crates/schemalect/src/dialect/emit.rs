@@ -314,6 +314,9 @@ impl Emitter<'_> {
         self.string(node, admitted, &mut out)?;
         self.number(node, admitted, &mut out)?;
         self.combinators(node, depth, &mut out)?;
+        if self.d.closure != Closure::AsSource {
+            split_object_keywords(&mut out);
+        }
         if let Some(a) = &node.annotations {
             if let Some(d) = &a.default {
                 self.plain(node, "default", || d.clone(), &mut out)?;
@@ -483,6 +486,32 @@ impl Emitter<'_> {
         }
         if let Some(n) = rules.max_items {
             self.plain(node, "maxItems", || Value::from(n), out)?;
+        }
+        // `minItems` without `items` is refused by xgrammar ("minItems is greater than the
+        // number of prefixItems", issue 18): say "any item" explicitly, in the dialect's
+        // spelling of "any value". The strict dialects spell no "any value"; they are left.
+        if out
+            .get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|n| n > 0)
+            && !out.contains_key("items")
+            && !out.contains_key("prefixItems")
+        {
+            match self.d.types {
+                Types::AsSource => {
+                    out.insert("items".into(), Value::Object(Map::new()));
+                }
+                Types::Explicit => {
+                    let mut any = Map::new();
+                    any.insert("type".into(), type_names(TypeSet::ANY));
+                    if self.d.closure == Closure::ExplicitOpen {
+                        any.insert("additionalProperties".into(), Value::Bool(true));
+                    }
+                    split_object_keywords(&mut any);
+                    out.insert("items".into(), Value::Object(any));
+                }
+                Types::OutsideUnions => {}
+            }
         }
         if rules.unique_items {
             self.plain(node, "uniqueItems", || Value::Bool(true), out)?;
@@ -738,6 +767,76 @@ fn every_property_required(rules: &ObjectRules) -> bool {
     properties.iter().all(|(name, _)| required.contains(name))
 }
 
+/// Keywords that only speak about objects.
+const OBJECT_KEYWORDS: [&str; 3] = ["properties", "required", "additionalProperties"];
+
+/// Keywords that only speak about arrays, strings or numbers.
+const OTHER_TYPE_KEYWORDS: [&str; 15] = [
+    "prefixItems",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "format",
+    "contains",
+];
+
+/// A node of several types that admits arrays and carries object keywords is written as a
+/// union of an object branch (the object keywords) and a branch of the other types (their
+/// keywords), which means the same. Grammar engines read object keywords on a node of a `type`
+/// list as applying to every type: xgrammar then closes the arrays (only `[]` remains) when
+/// `additionalProperties` is written beside `"array"` (issue 18). Nodes with a union, a
+/// negation, a reference or literals of their own are left as they are (their reading does
+/// not depend on the type list).
+fn split_object_keywords(out: &mut Map<String, Value>) {
+    let Some(Value::Array(types)) = out.get("type") else {
+        return;
+    };
+    let has = |name: &str| types.iter().any(|t| t == name);
+    let mixed = has("object") && has("array");
+    let object_keywords = OBJECT_KEYWORDS.iter().any(|k| out.contains_key(*k));
+    let own_reading = ["anyOf", "oneOf", "allOf", "not", "$ref", "enum", "const"]
+        .iter()
+        .any(|k| out.contains_key(*k));
+    if !mixed || !object_keywords || own_reading {
+        return;
+    }
+    let mut others: Vec<Value> = types.iter().filter(|t| *t != "object").cloned().collect();
+    let mut object = Map::new();
+    object.insert("type".into(), Value::from("object"));
+    let mut rest = Map::new();
+    rest.insert(
+        "type".into(),
+        match others.len() {
+            1 => others.remove(0),
+            _ => Value::Array(others),
+        },
+    );
+    for k in OBJECT_KEYWORDS {
+        if let Some(v) = out.shift_remove(k) {
+            object.insert(k.into(), v);
+        }
+    }
+    for k in OTHER_TYPE_KEYWORDS {
+        if let Some(v) = out.shift_remove(k) {
+            rest.insert(k.into(), v);
+        }
+    }
+    out.shift_remove("type");
+    out.insert(
+        "anyOf".into(),
+        Value::Array(vec![Value::Object(object), Value::Object(rest)]),
+    );
+}
+
 /// A description carrying `format` as a hint (`Rewrite::IntoDescription`).
 pub(crate) fn with_format_hint(description: Option<&str>, format: &str) -> String {
     match description {
@@ -797,13 +896,9 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
                 );
             }
             // Shorthand classes, `.` and named or lazy groups are spelled out with the same
-            // meaning; what remains must read as a plain regular expression to the converter.
-            let text = p.portable();
-            if text.starts_with('^') && text.ends_with('$') && !text.contains("(?") {
-                Ok(text)
-            } else {
-                Err("not sent: the pattern uses syntax the provider's grammar converter does not read")
-            }
+            // meaning, in the escapes the converter's GBNF reads; anchors on every alternative
+            // become one anchored group (the converter strips only the outer pair).
+            p.grammar().ok_or("not sent: the pattern's anchors cannot be written as one `^…$` around it, which the provider's grammar converter requires")
         }
         PatternRule::ClaudeSimple => {
             super::simple_regex::scan(p.as_str()).map(|_| p.as_str().to_owned())

@@ -5,19 +5,40 @@
 //! "object", ignores the siblings of `anyOf`/`oneOf`, merges `allOf` only partly, and refuses
 //! unanchored patterns. So open objects say `additionalProperties: true`, every node carries an
 //! explicit `type`, `allOf` is merged and unions are distributed before emission, and only
-//! `^…$` patterns are sent.
+//! `^…$` patterns are sent, rendered in the escapes llama.cpp's GBNF parser reads
+//! ([`Pattern::grammar`](crate::pattern::Pattern::grammar)).
+//!
+//! Size discipline (issue 18): llama.cpp refuses a repetition above its threshold of 2,000
+//! (`MAX_REPETITION_THRESHOLD`; at exactly 2,000 in some versions, and others drop the bound
+//! silently), so length and item bounds from 2,000 up are not sent. An open object with many
+//! declared names makes the converter build an "any other key" rule over all of them that
+//! passes llama.cpp's limits (78 names were enough in issue 18): such an object is sent free
+//! (its declared names not sent), never closed. And the converter reads every object key `$ref`
+//! as a reference, also inside data (a property named `$ref`, an `enum` value `{"$ref": …}`),
+//! and fails: no rewrite of the schema avoids that, so such a schema falls back to `"json"`.
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
-use super::emit::{emit, Closure, JsonDialect, Types};
+use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
-use crate::ir::Schema;
-use crate::lower::{LowerOptions, Mode, Target};
+use crate::ir::{Additional, ObjectRules, Schema};
+use crate::lower::{Loss, LowerOptions, Mode, Target};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 const L4: &str = "https://github.com/ollama/ollama/blob/9db4bdbad/llama/llama.cpp/common/json-schema-to-grammar.cpp (providers.md L4)";
 const L5: &str = "https://github.com/ggml-org/llama.cpp/blob/master/grammars/README.md#json-schemas--gbnf (providers.md L5)";
 const I_L1: &str = "https://github.com/ggml-org/llama.cpp/pull/26939 (providers.md I-L1)";
+
+/// llama.cpp's `MAX_REPETITION_THRESHOLD`: a grammar with a repetition above it fails to parse
+/// (and one of exactly 2,000 did too before a fix), so bounds from here up are not sent.
+/// Source: providers-2026-12.md §3.4 (llama.cpp issues #27087, #27859, PR #28469).
+pub(crate) const REPETITION_THRESHOLD: u64 = 2_000;
+
+/// Most declared names an open object is sent with: above, the converter's "any other key"
+/// rule (a negation of every declared name) passes llama.cpp's grammar limits. Issue 18 saw 78
+/// names fail; this keeps a margin below that.
+pub(crate) const MAX_OPEN_OBJECT_NAMES: usize = 48;
 
 /// What Ollama does with each keyword.
 pub static CAPABILITIES: Capabilities = Capabilities {
@@ -72,9 +93,12 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             distribute_unions: true,
         },
     );
-    match emit(&normalized.schema, DIALECT) {
+    let refused = ref_key_in_data(&normalized.schema);
+    let (disciplined, relaxed) = discipline(&normalized.schema);
+    match refused.map_or_else(|| emit(&disciplined, DIALECT), Err) {
         Ok(emitted) => {
             let mut losses = normalized.losses;
+            losses.extend(relaxed);
             losses.extend(emitted.losses);
             let mode = if losses.is_empty() {
                 Mode::Exact
@@ -100,6 +124,121 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             }
         }
     }
+}
+
+/// The first place where an object key `$ref` occurs in data the converter reads (property
+/// names, `enum`, `const`, `default`, `examples`), as the reason to fall back.
+fn ref_key_in_data(schema: &Schema) -> Option<Degrade> {
+    const WHY: &str = "llama.cpp's grammar converter reads every object key `$ref` as a reference, also in data (property names, `enum`, `const`, `default`, `examples`), and fails on this schema; no rewrite avoids that";
+    fn has_ref_key(v: &Value, depth: usize) -> bool {
+        match v {
+            Value::Object(m) => {
+                m.contains_key("$ref")
+                    || (depth < 128 && m.values().any(|v| has_ref_key(v, depth + 1)))
+            }
+            Value::Array(a) => depth < 128 && a.iter().any(|v| has_ref_key(v, depth + 1)),
+            _ => false,
+        }
+    }
+    schema.nodes().find_map(|(_, n)| {
+        let keyword = if n
+            .object
+            .as_ref()
+            .is_some_and(|o| o.properties.contains("$ref"))
+        {
+            "properties"
+        } else if n
+            .enumeration
+            .as_ref()
+            .is_some_and(|e| e.values.iter().any(|v| has_ref_key(v, 0)))
+        {
+            "enum"
+        } else if n.constant.as_ref().is_some_and(|c| has_ref_key(c, 0)) {
+            "const"
+        } else if n
+            .annotations
+            .as_ref()
+            .is_some_and(|a| a.default.as_ref().is_some_and(|d| has_ref_key(d, 0)))
+        {
+            "default"
+        } else if n.annotations.as_ref().is_some_and(|a| {
+            a.examples
+                .as_ref()
+                .is_some_and(|x| x.iter().any(|v| has_ref_key(v, 0)))
+        }) {
+            "examples"
+        } else {
+            return None;
+        };
+        Some(Degrade(Loss::new(&n.pointer, keyword, WHY)))
+    })
+}
+
+/// The schema with what llama.cpp cannot take relaxed (module docs): length and item bounds
+/// from [`REPETITION_THRESHOLD`] up dropped, open objects with more than
+/// [`MAX_OPEN_OBJECT_NAMES`] declared names made free. Each change widens and is a loss.
+fn discipline(schema: &Schema) -> (Schema, Vec<Loss>) {
+    const BOUND: &str = "not sent: llama.cpp refuses a repetition bound from its threshold of 2,000 up (or drops it, by version)";
+    let big = |n: Option<u64>| n.is_some_and(|n| n >= REPETITION_THRESHOLD);
+    let wide = |o: &ObjectRules| {
+        o.additional != Additional::Forbidden && o.properties.len() > MAX_OPEN_OBJECT_NAMES
+    };
+    let needed = schema.nodes().any(|(_, n)| {
+        n.string
+            .as_ref()
+            .is_some_and(|s| big(s.min_length) || big(s.max_length))
+            || n.array
+                .as_ref()
+                .is_some_and(|a| big(a.min_items) || big(a.max_items))
+            || n.object.as_deref().is_some_and(wide)
+    });
+    if !needed {
+        return (schema.clone(), Vec::new());
+    }
+    let mut losses = Vec::new();
+    let nodes = schema
+        .nodes()
+        .map(|(_, n)| {
+            let mut n = n.clone();
+            if let Some(s) = n.string.as_mut() {
+                for (keyword, bound) in [("minLength", s.min_length), ("maxLength", s.max_length)]
+                {
+                    if big(bound) {
+                        losses.push(Loss::new(&n.pointer, keyword, BOUND));
+                    }
+                }
+                if big(s.min_length) || big(s.max_length) {
+                    let s = Arc::make_mut(s);
+                    s.min_length = s.min_length.filter(|&b| !big(Some(b)));
+                    s.max_length = s.max_length.filter(|&b| !big(Some(b)));
+                }
+            }
+            if let Some(a) = n.array.as_mut() {
+                for (keyword, bound) in [("minItems", a.min_items), ("maxItems", a.max_items)] {
+                    if big(bound) {
+                        losses.push(Loss::new(&n.pointer, keyword, BOUND));
+                    }
+                }
+                if big(a.min_items) || big(a.max_items) {
+                    let a = Arc::make_mut(a);
+                    a.min_items = a.min_items.filter(|&b| !big(Some(b)));
+                    a.max_items = a.max_items.filter(|&b| !big(Some(b)));
+                }
+            }
+            if let Some(o) = n.object.as_mut().filter(|o| wide(o)) {
+                losses.push(Loss::new(&n.pointer, "properties", "not sent: an open object with this many declared names makes llama.cpp's grammar converter build a rule for the other keys that passes its limits; sent as a free object (declared names, `required` and `additionalProperties` not enforced natively)"));
+                *Arc::make_mut(o) = ObjectRules {
+                    additional: Additional::Allowed,
+                    ..ObjectRules::default()
+                };
+            }
+            n
+        })
+        .collect();
+    (
+        Schema::from_nodes(nodes, schema.root(), schema.subset()),
+        losses,
+    )
 }
 
 #[cfg(test)]
@@ -168,7 +307,10 @@ mod tests {
         let l = lower(json!({"type": "array", "items": {"not": {"type": "string"}}}));
         assert_eq!(
             l.wire()["format"]["items"],
-            json!({"type": ["null", "boolean", "object", "array", "number", "string"], "additionalProperties": true})
+            json!({"anyOf": [
+                {"type": "object", "additionalProperties": true},
+                {"type": ["null", "boolean", "array", "number", "string"]}
+            ]})
         );
     }
 
@@ -347,6 +489,61 @@ mod recursion_tests {
                 s.lower(t, &LowerOptions::default()).mode() >= Mode::Json,
                 "{t}"
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod discipline_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::{json, Map, Value};
+
+    fn lower(v: Value) -> crate::Lowering {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default())
+    }
+
+    #[test]
+    fn bounds_from_the_repetition_threshold_up_are_not_sent() {
+        let l = lower(json!({"type": "string", "minLength": 1, "maxLength": 2000}));
+        assert_eq!(
+            l.wire()["format"],
+            json!({"type": "string", "minLength": 1})
+        );
+        assert_eq!(l.mode(), Mode::Widened);
+        assert_eq!(l.losses()[0].keyword, "maxLength");
+        let l = lower(json!({"type": "array", "items": {"type": "integer"}, "maxItems": 1999}));
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+    }
+
+    #[test]
+    fn wide_open_objects_go_free_and_closed_ones_stay() {
+        let props: Map<String, Value> = (0..60)
+            .map(|i| (format!("p{i}"), json!({"type": "string"})))
+            .collect();
+        let l = lower(json!({"type": "object", "properties": props.clone(), "required": ["p1"]}));
+        assert_eq!(
+            l.wire()["format"],
+            json!({"type": "object", "additionalProperties": true})
+        );
+        assert!(l.losses().iter().any(|x| x.keyword == "properties"));
+        let closed =
+            lower(json!({"type": "object", "properties": props, "additionalProperties": false}));
+        assert_eq!(closed.mode(), Mode::Exact, "{:?}", closed.losses());
+    }
+
+    #[test]
+    fn a_ref_key_in_data_falls_back_to_json_mode() {
+        for schema in [
+            json!({"type": "object", "properties": {"$ref": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"enum": [{"$ref": "x"}, 1]}}}),
+            json!({"type": "object", "default": {"k": [{"$ref": 1}]}}),
+        ] {
+            let l = lower(schema.clone());
+            assert_eq!(l.mode(), Mode::Json, "{schema}");
+            assert_eq!(l.wire(), &json!({"format": "json"}));
+            assert!(l.losses()[0].reason.contains("$ref"), "{:?}", l.losses());
         }
     }
 }

@@ -14,7 +14,10 @@
 //! - a union whose branches are reshaped is lifted by trying each branch, and is only reshaped
 //!   when the branches are provably disjoint, so exactly one branch can lift an answer.
 //!
-//! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment. Lift only
+//! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment. `encode` refuses
+//! (an error) any other value: one outside the declared fragment (a member the source does not
+//! declare where it declares properties, which a closed wire object cannot carry) or invalid
+//! against the source has no encoding the wire accepts, and `encode` never hands one out. Lift only
 //! reshapes; it never repairs (no clamping, no truncation, no guessing): an answer that does not
 //! have the requested shape is an error, and validation against the source decides the rest.
 
@@ -128,7 +131,24 @@ impl Lens {
                 "the value nests too deeply to reshape",
             ));
         }
-        self.enc(x, sides, &Pointer::root())
+        let encoded = self.enc(x, sides, &Pointer::root())?;
+        // A value outside the declared fragment (a member the source does not declare where it
+        // declares properties) has no encoding the closed wire accepts; neither has a value the
+        // source rejects. Refuse it rather than hand out a request the wire rejects.
+        match sides.wire.validate(&encoded) {
+            Ok(()) => Ok(encoded),
+            Err(errors) => {
+                let first = errors.errors.first();
+                Err(err(
+                    &Pointer::root(),
+                    format!(
+                        "the value has no encoding the reshaped request accepts (at `{}` of the encoding: {}): it is outside the declared fragment (a member the source does not declare where it declares properties) or invalid against the source",
+                        first.map_or("", |e| e.instance_path.as_str()),
+                        first.map_or("", |e| e.message.as_str()),
+                    ),
+                ))
+            }
+        }
     }
 
     /// Wire value → source value.

@@ -216,3 +216,28 @@ fn arrays_of_anything_send_json_text_items() {
     );
     assert_eq!(w[0], json!({"xs": [1, "{\"a\":[true]}", "\"s\""]}));
 }
+
+#[test]
+fn values_outside_the_declared_fragment_are_refused_not_encoded() {
+    let s = Schema::parse(&json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "required": ["a"]
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, STRICT);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    // Source-valid, but `b` is not declared where the source declares properties.
+    let outside = json!({"a": "x", "b": 1});
+    assert!(s.is_valid(&outside));
+    let e = r.lens.encode(&outside, sides);
+    assert!(
+        e.as_ref()
+            .is_err_and(|e| e.message.contains("declared fragment")),
+        "{e:?}"
+    );
+    assert!(r.lens.encode(&json!({"a": "x"}), sides).is_ok());
+}

@@ -384,7 +384,8 @@ impl Lowering {
     }
 
     /// The value the provider is asked to produce for the source value `value` (identity unless
-    /// reshaped). Useful for few-shot examples and for testing.
+    /// reshaped). Useful for few-shot examples and for testing. When reshaped, a value with no
+    /// encoding the wire accepts (outside the declared fragment, or invalid) is an error.
     pub fn encode(&self, value: &Value) -> Result<Value, AcceptError> {
         match &self.reshaped {
             Some(r) => r.lens.encode(value, r.sides()).map_err(shape_error),

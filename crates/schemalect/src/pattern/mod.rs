@@ -240,4 +240,14 @@ impl Pattern {
     pub fn portable(&self) -> String {
         render::render(&self.ast, render::Style::Portable)
     }
+
+    /// The pattern re-emitted for llama.cpp's JSON-schema-to-grammar converter (Ollama): the
+    /// portable rendering, written so that the GBNF the converter copies it into parses (only
+    /// the escapes GBNF reads, `^` and `-` never special by position in a class, plain groups),
+    /// and anchored as one `^(...)$` even when every alternative carries its own anchors. `None`
+    /// when no such rendering means the same: an anchor elsewhere, a way through the pattern
+    /// without its edge anchors, a word boundary or a Unicode property.
+    pub fn grammar(&self) -> Option<String> {
+        render::grammar(&self.ast)
+    }
 }

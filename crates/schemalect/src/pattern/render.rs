@@ -16,7 +16,23 @@
 //! * Characters are written raw except ASCII controls (`\t \n \r \f \xHH`), avoiding `\u`,
 //!   which PCRE and RE2 do not read.
 //!
-//! Both renderings re-parse to the same match results as the source; the tests check that on
+//! *Grammar* is the portable rendering made for llama.cpp's `json-schema-to-grammar` converter
+//! (Ollama), which strips the outer `^`/`$`, copies class contents verbatim into a GBNF class and
+//! literals into GBNF strings. llama.cpp's GBNF parser accepts after a backslash only
+//! `x u U t r n \ " [ ]`, reads `^` first in a class as negation and `-` between two characters
+//! as a range (providers.md L4, L5, I-L1; issue 18). So the grammar rendering:
+//!
+//! * writes every escape inside a class from that set: `\ \] \[`, `\t \n \r`, and `\xHH` for
+//!   `^`, `-` and the other controls (also valid ECMA-262, so the wire stays a valid pattern);
+//! * writes the characters outside a class that would need another escape (`. ^ $ \ "` and
+//!   controls other than `\t \n \r`) as one-character classes, and the other syntax characters
+//!   as `\X`, which the converter turns into a plain literal;
+//! * writes every group as a plain `(...)` (the converter warns on `(?`);
+//! * moves the anchors of a pattern whose every alternative is anchored (`^a$|^b$`) into one
+//!   anchored group `^(a|b)$`, since the converter strips only the outer pair; a pattern with any
+//!   other anchor, a word boundary or a Unicode property has no grammar rendering.
+//!
+//! Every rendering re-parses to the same match results as the source; the tests check that on
 //! generated patterns and on the corpus.
 
 use std::fmt::Write as _;
@@ -32,6 +48,9 @@ use super::{translate, unicode};
 pub(crate) enum Style {
     Canonical,
     Portable,
+    /// Portable, and valid GBNF once llama.cpp's converter has copied it (module docs). Only
+    /// through [`grammar`], which handles the anchors.
+    Grammar,
 }
 
 /// Renders `ast` in `style`.
@@ -39,6 +58,66 @@ pub(crate) fn render(ast: &Ast, style: Style) -> String {
     let mut out = String::new();
     Renderer { style }.node(&mut out, &ast.root);
     out
+}
+
+/// The pattern for llama.cpp's grammar converter (module docs): `^…$` around the pattern with
+/// its edge anchors taken off, or `None` when the pattern has an anchor elsewhere, a path
+/// without its edge anchor, a word boundary or a Unicode property.
+pub(crate) fn grammar(ast: &Ast) -> Option<String> {
+    let inner = strip_edge(&strip_edge(&ast.root, Assertion::Start)?, Assertion::End)?;
+    let mut blocked = false;
+    inner.walk(&mut |n| match n {
+        Node::Assertion(_) | Node::Property(_) => blocked = true,
+        Node::Class(c) => {
+            blocked |= c.items.iter().any(|i| matches!(i, ClassItem::Property(_)));
+        }
+        _ => {}
+    });
+    if blocked {
+        return None;
+    }
+    let mut out = String::from("^");
+    let r = Renderer {
+        style: Style::Grammar,
+    };
+    if matches!(inner, Node::Alternation(_)) {
+        out.push('(');
+        r.node(&mut out, &inner);
+        out.push(')');
+    } else {
+        r.node(&mut out, &inner);
+    }
+    out.push('$');
+    Some(out)
+}
+
+/// `n` without the `anchor` that begins (`^`) or ends (`$`) every way through it, or `None` when
+/// some way does not. Looks through groups, alternatives and the outer item of a sequence, not
+/// through repetitions (an anchor under `+` is not the same as one before it).
+fn strip_edge(n: &Node, anchor: Assertion) -> Option<Node> {
+    match n {
+        Node::Assertion(a) if *a == anchor => Some(Node::Empty),
+        Node::Concat(items) => {
+            let mut items = items.clone();
+            let outer = match anchor {
+                Assertion::End => items.last_mut()?,
+                _ => items.first_mut()?,
+            };
+            *outer = strip_edge(outer, anchor)?;
+            Some(Node::Concat(items))
+        }
+        Node::Group(g) => {
+            let mut g = g.clone();
+            g.node = strip_edge(&g.node, anchor)?;
+            Some(Node::Group(g))
+        }
+        Node::Alternation(alternatives) => alternatives
+            .iter()
+            .map(|a| strip_edge(a, anchor))
+            .collect::<Option<Vec<_>>>()
+            .map(Node::Alternation),
+        _ => None,
+    }
 }
 
 struct Renderer {
@@ -50,7 +129,20 @@ const MAX_CHAR: char = char::MAX;
 
 impl Renderer {
     fn portable(&self) -> bool {
-        self.style == Style::Portable
+        self.style != Style::Canonical
+    }
+
+    fn grammar(&self) -> bool {
+        self.style == Style::Grammar
+    }
+
+    /// The opening of a group that only groups.
+    fn open(&self) -> &'static str {
+        if self.grammar() {
+            "("
+        } else {
+            "(?:"
+        }
     }
 
     fn node(&self, out: &mut String, n: &Node) {
@@ -76,6 +168,7 @@ impl Renderer {
             Node::Group(g) => {
                 match (&g.kind, self.style) {
                     (GroupKind::Capturing { .. }, _)
+                    | (_, Style::Grammar)
                     | (GroupKind::Named { .. }, Style::Portable) => out.push('('),
                     (GroupKind::Named { name, .. }, Style::Canonical) => {
                         let _ = write!(out, "(?<{name}>");
@@ -89,7 +182,7 @@ impl Renderer {
             Node::Concat(items) => {
                 for item in items {
                     if matches!(item, Node::Alternation(_)) {
-                        out.push_str("(?:");
+                        out.push_str(self.open());
                         self.node(out, item);
                         out.push(')');
                     } else {
@@ -117,7 +210,7 @@ impl Renderer {
             | Node::Class(_)
             | Node::Group(_) => self.node(out, &r.node),
             other => {
-                out.push_str("(?:");
+                out.push_str(self.open());
                 self.node(out, other);
                 out.push(')');
             }
@@ -136,6 +229,9 @@ impl Renderer {
     }
 
     fn literal(&self, out: &mut String, c: char, in_class: bool) {
+        if self.grammar() {
+            return grammar_literal(out, c, in_class);
+        }
         let special = if in_class {
             matches!(c, '\\' | ']' | '[' | '^' | '-')
         } else {
@@ -220,6 +316,50 @@ impl Renderer {
             property_text(out, p);
         }
         out.push(']');
+    }
+}
+
+/// One character in the grammar rendering (module docs). Inside a class: raw, or one of the
+/// escapes GBNF reads (`\\ \] \[ \t \n \r \xHH`). Outside: raw, `\t \n \r`, or a one-character
+/// class for everything with a meaning in a pattern or a GBNF string, whichever way the
+/// converter's version treats an escaped literal.
+fn grammar_literal(out: &mut String, c: char, in_class: bool) {
+    match c {
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\\' | ']' | '[' if in_class => {
+            out.push('\\');
+            out.push(c);
+        }
+        c if in_class && (c == '^' || c == '-' || c.is_ascii_control()) => {
+            let _ = write!(out, "\\x{:02X}", u32::from(c));
+        }
+        c if !in_class
+            && (c.is_ascii_control()
+                || matches!(
+                    c,
+                    '^' | '$'
+                        | '\\'
+                        | '.'
+                        | '*'
+                        | '+'
+                        | '?'
+                        | '('
+                        | ')'
+                        | '['
+                        | ']'
+                        | '{'
+                        | '}'
+                        | '|'
+                        | '"'
+                )) =>
+        {
+            out.push('[');
+            grammar_literal(out, c, true);
+            out.push(']');
+        }
+        c => out.push(c),
     }
 }
 
@@ -356,4 +496,84 @@ fn portable_class(c: &Class) -> Option<PlainClass> {
         ranges: normalize(left),
         properties: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod grammar_tests {
+    use crate::pattern::Pattern;
+
+    fn grammar(source: &str) -> Option<String> {
+        Pattern::compile(source, 4096)
+            .unwrap_or_else(|e| panic!("{source}: {e}"))
+            .grammar()
+    }
+
+    /// The escapes llama.cpp's GBNF parser reads after a backslash (issue 18).
+    fn gbnf_escapes_only(text: &str) -> bool {
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\'
+                && !matches!(
+                    chars.next(),
+                    Some('x' | 'u' | 'U' | 't' | 'r' | 'n' | '\\' | '"' | '[' | ']')
+                )
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[test]
+    fn classes_use_only_gbnf_escapes_and_keep_dash_and_caret_literal() {
+        for (source, expected) in [
+            ("^[a-zA-Z0-9_-]+$", "^[\\x2D0-9A-Z_a-z]+$"),
+            ("^[-^a]$", "^[\\x2D\\x5Ea]$"),
+            ("^[^\\]\\\\]$", "^[^\\\\\\]]$"),
+            ("^\\d{3}\\.\\w+$", "^[0-9]{3}[.][0-9A-Z_a-z]+$"),
+            ("^a\\$b\\^\\(c\\)\"$", "^a[$]b[\\x5E][(]c[)][\"]$"),
+            ("^\\f\\t$", "^[\\x0C]\\t$"),
+            ("^(?:ab)+(?<n>c)$", "^(ab)+(c)$"),
+        ] {
+            let text = grammar(source).unwrap_or_default();
+            assert_eq!(text, expected, "{source}");
+            assert!(gbnf_escapes_only(&text), "{text}");
+        }
+        let space = grammar("^\\s+\\S$").unwrap_or_default();
+        assert!(gbnf_escapes_only(&space), "{space}");
+        assert!(!space.contains("\\^") && !space.contains("\\-"), "{space}");
+    }
+
+    #[test]
+    fn anchors_on_every_alternative_become_one_anchored_group() {
+        assert_eq!(grammar("^a$|^b$").as_deref(), Some("^(a|b)$"));
+        assert_eq!(grammar("(^a|^b)c$").as_deref(), Some("^(a|b)c$"));
+        assert_eq!(grammar("^(a|b)$").as_deref(), Some("^(a|b)$"));
+        for refused in [
+            "a(^|,)b$", "^a|b$", "(^a)+$", "^\\bab$", "^\\p{L}$", "^a$|b",
+        ] {
+            assert_eq!(grammar(refused), None, "{refused}");
+        }
+    }
+
+    #[test]
+    fn the_grammar_rendering_matches_what_the_source_matches() {
+        for source in [
+            "^[a-zA-Z0-9_-]+$",
+            "^a$|^b+$",
+            "^[\\s\\S]{0,3}$",
+            "^\\W\\D.$",
+            "^[^-]\"\\\\$",
+            "^(x|[\\^])$",
+        ] {
+            let p = Pattern::compile(source, 4096).unwrap_or_else(|e| panic!("{e}"));
+            let text = grammar(source).unwrap_or_default();
+            let g = Pattern::compile(&text, 4096).unwrap_or_else(|e| panic!("{text}: {e}"));
+            for s in [
+                "", "a", "b", "bb", "ab", "-", "_", "^", "x", "\"\\", "a\"\\", " \n", "é-", "a.b",
+            ] {
+                assert_eq!(g.is_match(s), p.is_match(s), "{source} -> {text} on {s:?}");
+            }
+        }
+    }
 }

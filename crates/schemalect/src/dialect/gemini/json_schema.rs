@@ -163,7 +163,11 @@ mod tests {
         let l = lower(json!({"type": "array", "items": {"minimum": 0}}));
         assert_eq!(
             sent(&l)["items"],
-            json!({"type": ["null", "boolean", "object", "array", "number", "string"], "additionalProperties": true, "minimum": 0})
+            // Object keywords beside `"array"` in a type list go in their own branch (issue 18).
+            json!({"anyOf": [
+                {"type": "object", "additionalProperties": true},
+                {"type": ["null", "boolean", "array", "number", "string"], "minimum": 0}
+            ]})
         );
         assert_eq!(l.mode(), Mode::Exact);
     }
