@@ -436,6 +436,23 @@ fn oracle_generated_values_aim_at_the_schema() {
 // ---------------------------------------------------------------------------------------------
 // The property test
 
+/// The lowerings every schema is checked under: each profile, and the reshaping profile with
+/// `null` read as absent (`LowerOptions::null_means_absent`), whose lift may drop explicit
+/// `null` members (`contract::check_lowering_with` checks exactly that).
+const CONFIGS: [(Profile, bool); 3] = [
+    (Profile::Conservative, false),
+    (Profile::Reshaping, false),
+    (Profile::Reshaping, true),
+];
+
+/// The name of a configuration in reports.
+fn config_name(profile: Profile, nulls: bool) -> &'static str {
+    match (profile, nulls) {
+        (Profile::Reshaping, true) => "reshaping+nulls",
+        (p, _) => p.name(),
+    }
+}
+
 /// Cases per run: `SCHEMALECT_PROPTEST_CASES` (default sized for CI).
 fn cases() -> u32 {
     std::env::var("SCHEMALECT_PROPTEST_CASES")
@@ -751,9 +768,12 @@ fn check_case_in(
     Tally::add(&tally.candidates, candidates.len());
     Tally::add(&tally.valid, valid.len());
     for target in Target::ALL {
-        for profile in Profile::ALL {
-            let lowering = schema.lower(target, &LowerOptions::default().with_profile(profile));
-            match contract::check_lowering(s, &lowering, profile, &valid, &invalid) {
+        for (profile, nulls) in CONFIGS {
+            let options = LowerOptions::default()
+                .with_profile(profile)
+                .with_null_means_absent(nulls);
+            let lowering = schema.lower(target, &options);
+            match contract::check_lowering_with(s, &lowering, profile, nulls, &valid, &invalid) {
                 Ok(c) => {
                     Tally::add(&tally.lowerings, 1);
                     Tally::add(&tally.value_checks, c.values);
@@ -1240,8 +1260,11 @@ fn replay(subset: Subset) {
         instances += valid.len();
         for target in Target::ALL {
             let tt = per_target.entry(target).or_default();
-            for profile in Profile::ALL {
-                let lowering = schema.lower(target, &LowerOptions::default().with_profile(profile));
+            for (profile, nulls) in CONFIGS {
+                let options = LowerOptions::default()
+                    .with_profile(profile)
+                    .with_null_means_absent(nulls);
+                let lowering = schema.lower(target, &options);
                 if let Some(out) = dump.as_mut().filter(|_| lowering.wire() != &json!({})) {
                     use std::io::Write as _;
                     let all: Vec<Value> = tests.iter().map(|t| t["data"].clone()).collect();
@@ -1255,9 +1278,10 @@ fn replay(subset: Subset) {
                     writeln!(out, "{line}").unwrap_or_else(|e| panic!("{e}"));
                 }
                 *tt.modes
-                    .entry((profile.name(), lowering.mode().name()))
+                    .entry((config_name(profile, nulls), lowering.mode().name()))
                     .or_default() += 1;
-                match contract::check_lowering(s, &lowering, profile, &valid, &invalid) {
+                match contract::check_lowering_with(s, &lowering, profile, nulls, &valid, &invalid)
+                {
                     Ok(c) => {
                         tt.value_checks += c.values;
                         tt.negatives += c.negatives;
@@ -1298,9 +1322,10 @@ fn replay(subset: Subset) {
                 .join(", ")
         };
         println!(
-            "  {target:<13} conservative: {}; reshaping: {}; native schema {}/{in_subset} ({:.1}%); {} value checks, {} negative checks",
+            "  {target:<13} conservative: {}; reshaping: {}; reshaping, null means absent: {}; native schema {}/{in_subset} ({:.1}%); {} value checks, {} negative checks",
             modes("conservative"),
             modes("reshaping"),
+            modes("reshaping+nulls"),
             tt.native,
             100.0 * tt.native as f64 / in_subset.max(1) as f64,
             tt.value_checks,
@@ -1359,9 +1384,14 @@ fn regression(
         );
     }
     for target in Target::ALL {
-        for profile in Profile::ALL {
-            let lowering = parsed.lower(target, &LowerOptions::default().with_profile(profile));
-            if let Err(e) = contract::check_lowering(&schema, &lowering, profile, valid, &[]) {
+        for (profile, nulls) in CONFIGS {
+            let options = LowerOptions::default()
+                .with_profile(profile)
+                .with_null_means_absent(nulls);
+            let lowering = parsed.lower(target, &options);
+            if let Err(e) =
+                contract::check_lowering_with(&schema, &lowering, profile, nulls, valid, &[])
+            {
                 panic!("{e}");
             }
         }

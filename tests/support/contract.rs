@@ -8,7 +8,9 @@
 //!   object-or-anything JSON mode, `Exact`/`Widened` a native schema; a lowering is `Exact`
 //!   exactly when it lists no loss;
 //! - `T(wire) ⊨ encode(x)`, every hint schema accepts it, and `accept` (the lift) gives back
-//!   `x` exactly, from the value and from its text;
+//!   `x` exactly, from the value and from its text; with `null_means_absent` (an explicit
+//!   `null` on an optional nullable property is sent as absence is), `x` without some of its
+//!   `null` members, and exactly `x` when `x` has no `null` member at all;
 //! - a real engine agrees: the native schema compiles in llguidance and its matcher accepts
 //!   every `encode(x)` ([`engines`](crate::engines)), and an Ollama wire passes the check of
 //!   llama.cpp's converter and GBNF parser ([`gbnf`](crate::gbnf));
@@ -108,6 +110,52 @@ pub fn check_lowering(
     valid: &[Value],
     invalid: &[Value],
 ) -> Result<Checked, String> {
+    check_lowering_with(source, lowering, profile, false, valid, invalid)
+}
+
+/// True when `lifted` is `x` with some object members whose value is `null` removed (and
+/// nothing else changed): the only difference `null_means_absent` allows.
+pub fn same_but_null_members(x: &Value, lifted: &Value) -> bool {
+    match (x, lifted) {
+        (Value::Object(a), Value::Object(b)) => {
+            b.keys().all(|k| a.contains_key(k))
+                && a.iter().all(|(k, v)| match b.get(k) {
+                    Some(w) => same_but_null_members(v, w),
+                    None => v.is_null(),
+                })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(v, w)| same_but_null_members(v, w))
+        }
+        _ => x == lifted,
+    }
+}
+
+/// True when some object member inside `x` is `null`.
+pub fn has_null_member(x: &Value) -> bool {
+    match x {
+        Value::Object(m) => m.values().any(|v| v.is_null() || has_null_member(v)),
+        Value::Array(a) => a.iter().any(has_null_member),
+        _ => false,
+    }
+}
+
+/// [`check_lowering`] for a lowering made with `LowerOptions::null_means_absent` set to
+/// `null_means_absent`: then `lift(encode(x))` may drop `null` members of `x` (and only
+/// those), and must be `x` itself when `x` has none.
+pub fn check_lowering_with(
+    source: &Value,
+    lowering: &Lowering,
+    profile: Profile,
+    null_means_absent: bool,
+    valid: &[Value],
+    invalid: &[Value],
+) -> Result<Checked, String> {
+    // What `accept` may give back for `x`: `x`, or with `null_means_absent` and a `null`
+    // member in `x`, `x` without some of its `null` members.
+    let lifts_to = |x: &Value, lifted: &Value| {
+        lifted == x || (null_means_absent && has_null_member(x) && same_but_null_members(x, lifted))
+    };
     let target = lowering.target();
     let wire = lowering.wire();
     let fail = |what: &str, x: Option<&Value>, t: Option<&Value>| {
@@ -170,7 +218,17 @@ pub fn check_lowering(
             );
         }
         match lowering.accept(&e) {
-            Ok(lifted) if &lifted == x => {}
+            Ok(lifted) if lifted == *x => {}
+            Ok(lifted) if lifts_to(x, &lifted) => {
+                // An explicit `null` is sent as its absence is.
+                if encode(lowering, &lifted).as_ref() != Ok(&e) {
+                    return fail(
+                        &format!("x and lift(encode(x)) = {lifted} encode differently"),
+                        Some(x),
+                        None,
+                    );
+                }
+            }
             Ok(lifted) => {
                 return fail(
                     &format!("lift(encode(x)) = {lifted} differs from x"),
@@ -191,7 +249,7 @@ pub fn check_lowering(
         let text = e.to_string();
         let reparsed: Value = serde_json::from_str(&x.to_string()).unwrap_or(Value::Null);
         match lowering.accept(text.as_str()) {
-            Ok(lifted) if lifted == reparsed => {}
+            Ok(lifted) if lifts_to(&reparsed, &lifted) => {}
             other => {
                 return fail(
                     &format!("accept of the answer text {text:?} gives {other:?}"),

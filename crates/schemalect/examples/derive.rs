@@ -5,7 +5,7 @@
 //! cargo run -p schemalect --example derive --features schemars
 //! ```
 
-use schemalect::derive::{schema_for, schema_value_for, AcceptTyped};
+use schemalect::derive::{schema_for, schema_value_for};
 use schemalect::{LowerOptions, Lowering, Mode, Target};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

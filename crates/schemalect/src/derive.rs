@@ -68,7 +68,7 @@
 use crate::error::{Violation, ViolationKind};
 use crate::keywords::{self, Role};
 use crate::limits::{Limit, Limits};
-use crate::lower::{AcceptError, Answer, Lowering};
+use crate::lower::{AcceptError, Answer, LowerOptions, Lowering, Profile, Target};
 use crate::pointer::Pointer;
 use crate::Schema;
 use schemars::generate::SchemaSettings;
@@ -134,7 +134,71 @@ pub fn value_from_schemars(
     map(generated, type_name).map(|(value, _)| value)
 }
 
-fn derive<T: JsonSchema + ?Sized>() -> Result<(Value, Schema), DeriveError> {
+/// The typed entry: the schema of `T`, lowered for `target` with the options a typed caller
+/// wants, the [`Profile::Reshaping`] profile and [`LowerOptions::null_means_absent`]
+/// (answers always come back through [`Lowering::accept_as`], which undoes the reshaping, and
+/// serde reads a missing `Option` field and `null` alike).
+///
+/// For ordinary Rust types (structs of scalars, `Option`, unit enums, `Vec`, nested structs,
+/// `HashMap<String, _>`) the request fragment is strict `json_schema` on OpenAI, a strict tool
+/// on Claude and a `responseSchema` on Gemini. A struct that stays open to unknown fields where
+/// a union could see them (an internally tagged enum with data, without
+/// `#[serde(deny_unknown_fields)]`) cannot be closed without narrowing: the plan then falls
+/// back, and its losses say why and how to fix it.
+///
+/// ```
+/// use schemalect::{for_type, Mode, Target};
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+/// use std::collections::HashMap;
+///
+/// #[derive(Debug, PartialEq, Deserialize, JsonSchema)]
+/// struct Ticket {
+///     title: String,
+///     priority: Option<u8>,
+///     labels: Vec<String>,
+///     fields: HashMap<String, String>,
+/// }
+///
+/// let plan = for_type::<Ticket>(Target::OpenAi)?;
+/// assert!(plan.mode() <= Mode::Widened);
+/// assert_eq!(plan.wire()["response_format"]["json_schema"]["strict"], true);
+/// // ... merge `plan.wire()` into the request body, call the provider ...
+/// let answer = r#"{"title": "Crash", "priority": null, "labels": [], "fields": [{"key": "os", "value": "linux"}]}"#;
+/// let ticket: Ticket = plan.accept_as(answer)?;
+/// assert_eq!(ticket.priority, None);
+/// assert_eq!(ticket.fields["os"], "linux");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`schema_for`].
+pub fn for_type<T: JsonSchema + ?Sized>(target: Target) -> Result<Lowering, DeriveError> {
+    for_type_with::<T>(target, &LowerOptions::default())
+}
+
+/// [`for_type`] with options (a name, a description, Groq strictness, …). The profile is
+/// always [`Profile::Reshaping`]; `null_means_absent` defaults to on.
+///
+/// # Errors
+/// As [`schema_for`].
+pub fn for_type_with<T: JsonSchema + ?Sized>(
+    target: Target,
+    options: &LowerOptions,
+) -> Result<Lowering, DeriveError> {
+    let schema = schema_for::<T>()?;
+    Ok(schema.lower(target, &typed_options(options)))
+}
+
+/// The options of the typed entry: `options` with the reshaping profile, and `null` taken to
+/// mean absent unless the caller said otherwise.
+pub(crate) fn typed_options(options: &LowerOptions) -> LowerOptions {
+    let mut options = options.clone().with_profile(Profile::Reshaping);
+    options.null_means_absent = Some(options.null_means_absent.unwrap_or(true));
+    options
+}
+
+pub(crate) fn derive<T: JsonSchema + ?Sized>() -> Result<(Value, Schema), DeriveError> {
     let generated = settings().into_generator().into_root_schema_for::<T>();
     map(&generated, std::any::type_name::<T>())
 }
@@ -262,7 +326,11 @@ fn map(generated: &schemars::Schema, type_name: &str) -> Result<(Value, Schema),
     }
     mapper.subschema(&mut out, &Pointer::root(), 0);
     match Schema::parse(&out) {
-        Ok(schema) if mapper.problems.is_empty() => Ok((out, schema)),
+        Ok(mut schema) if mapper.problems.is_empty() => {
+            // serde reads a missing `Option` field and `null` alike.
+            schema.from_serde = true;
+            Ok((out, schema))
+        }
         Ok(_) => Err(mapper.into_error(Vec::new())),
         Err(e) => Err(mapper.into_error(e.violations)),
     }
@@ -648,16 +716,38 @@ impl AcceptTyped for Lowering {
         &self,
         answer: impl Into<Answer<'a>>,
     ) -> Result<T, TypedAcceptError> {
+        Lowering::accept_as(self, answer)
+    }
+}
+
+impl Lowering {
+    /// Decodes the provider's answer, undoes any reshaping, validates it against the source
+    /// schema, then deserializes it into `T` (feature `schemars`; also available through
+    /// [`AcceptTyped`]).
+    ///
+    /// # Errors
+    /// [`TypedAcceptError::Accept`] when the answer is not JSON, not in the requested shape, or
+    /// invalid against the source schema; [`TypedAcceptError::Mismatch`] when it is valid but
+    /// does not deserialize into `T`, which means the schema and the type disagree.
+    pub fn accept_as<'a, T: DeserializeOwned>(
+        &self,
+        answer: impl Into<Answer<'a>>,
+    ) -> Result<T, TypedAcceptError> {
         let value = self.accept(answer)?;
-        // Deserialize from a borrow so that the value can be returned with the error.
-        match <T as serde::Deserialize>::deserialize(&value) {
-            Ok(t) => Ok(t),
-            Err(source) => Err(TypedAcceptError::Mismatch {
-                type_name: std::any::type_name::<T>(),
-                value,
-                source,
-            }),
-        }
+        typed(value)
+    }
+}
+
+/// Deserializes a validated value into `T`.
+pub(crate) fn typed<T: DeserializeOwned>(value: Value) -> Result<T, TypedAcceptError> {
+    // Deserialize from a borrow so that the value can be returned with the error.
+    match <T as serde::Deserialize>::deserialize(&value) {
+        Ok(t) => Ok(t),
+        Err(source) => Err(TypedAcceptError::Mismatch {
+            type_name: std::any::type_name::<T>(),
+            value,
+            source,
+        }),
     }
 }
 

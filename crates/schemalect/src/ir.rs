@@ -60,6 +60,9 @@ impl Subset {
 #[derive(Clone, Debug)]
 pub struct Schema {
     pub(crate) ir: Arc<Ir>,
+    /// Derived from a Rust type whose deserializer reads a missing field and `null` alike
+    /// (`derive`): lowerings default to `LowerOptions::null_means_absent` for it.
+    pub(crate) from_serde: bool,
 }
 
 #[derive(Debug)]
@@ -94,6 +97,7 @@ impl Schema {
                 tags: Default::default(),
                 plan: Default::default(),
             }),
+            from_serde: false,
         }
     }
 

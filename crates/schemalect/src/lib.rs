@@ -572,6 +572,9 @@ pub mod subset;
 mod validate;
 pub mod value;
 
+#[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+pub use derive::{for_type, for_type_with};
 pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, ViolationKind};
 pub use ir::{NodeId, Schema, Subset};
 pub use limits::Limits;

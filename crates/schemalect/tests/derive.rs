@@ -3,8 +3,8 @@
 #![cfg(feature = "schemars")]
 
 use schemalect::derive::{
-    from_schemars, schema_for, schema_value_for, settings, value_from_schemars, AcceptTyped,
-    DeriveProblemKind, TypedAcceptError,
+    from_schemars, schema_for, schema_value_for, settings, value_from_schemars, DeriveProblemKind,
+    TypedAcceptError,
 };
 use schemalect::{AcceptError, LowerOptions, Mode, Profile, Schema, Target, ViolationKind};
 use schemars::JsonSchema;

@@ -90,3 +90,69 @@ fn fragments_merge_into_request_bodies() {
     assert_eq!(tools.len(), 2);
     assert_eq!(body["tool_choice"]["name"], tools[1]["name"]);
 }
+
+/// A body reused for several lowerings keeps only what the last one wrote (issue 19).
+#[test]
+fn merging_again_replaces_what_an_earlier_merge_wrote() {
+    let strict = Schema::parse(&json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false})).unwrap();
+    let open =
+        Schema::parse(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).unwrap();
+    let default = LowerOptions::default();
+
+    // OpenAI: strict json_schema, then json_object: no stale `json_schema` member.
+    let mut body = json!({"model": "gpt-4o-mini"});
+    strict.lower(Target::OpenAi, &default).merge_into(&mut body);
+    assert_eq!(body["response_format"]["type"], json!("json_schema"));
+    open.lower(Target::OpenAi, &default).merge_into(&mut body);
+    assert_eq!(
+        body,
+        json!({"model": "gpt-4o-mini", "response_format": {"type": "json_object"}})
+    );
+
+    // Claude twice, and under two names: one answer tool, the caller's tool kept.
+    let mut body = json!({"tools": [{"name": "search", "input_schema": {"type": "object"}}]});
+    let once = strict.lower(Target::Claude, &default);
+    once.merge_into(&mut body);
+    once.merge_into(&mut body);
+    strict
+        .lower(Target::Claude, &default.clone().with_name("other"))
+        .merge_into(&mut body);
+    let names: Vec<&Value> = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(names, [&json!("search"), &json!("other")]);
+    assert_eq!(body["tool_choice"]["name"], json!("other"));
+    // Then Claude's output_config.format: the forced answer tool goes.
+    strict
+        .lower(Target::ClaudeNative, &default)
+        .merge_into(&mut body);
+    assert_eq!(body["tools"].as_array().unwrap().len(), 1);
+    assert!(body.get("tool_choice").is_none());
+    assert!(body["output_config"]["format"]["schema"].is_object());
+
+    // Gemini then gemini-json: one of responseSchema / responseJsonSchema.
+    let mut body = json!({"generationConfig": {"temperature": 0}});
+    strict.lower(Target::Gemini, &default).merge_into(&mut body);
+    strict
+        .lower(Target::GeminiJson, &default)
+        .merge_into(&mut body);
+    let config = body["generationConfig"].as_object().unwrap();
+    assert!(config.contains_key("responseJsonSchema"));
+    assert!(!config.contains_key("responseSchema"));
+    assert_eq!(config["temperature"], json!(0));
+
+    // Merging is idempotent on every target.
+    for target in Target::ALL {
+        for schema in [&strict, &open] {
+            let plan = schema.lower(target, &default);
+            let mut once = json!({"model": "m"});
+            plan.merge_into(&mut once);
+            let mut twice = once.clone();
+            plan.merge_into(&mut twice);
+            assert_eq!(once, twice, "{target}");
+        }
+    }
+}

@@ -38,7 +38,7 @@ impl Reply {
     /// The answer, as [`Lowering::accept`](crate::Lowering::accept) takes it.
     pub fn answer(&self) -> Answer<'_> {
         match self {
-            Reply::Text(t) => Answer::Text(t),
+            Reply::Text(t) => Answer::Text(Cow::Borrowed(t)),
             Reply::Value(v) | Reply::ToolUse { input: v, .. } => Answer::Value(v),
         }
     }
@@ -56,7 +56,7 @@ impl Reply {
 impl From<Answer<'_>> for Reply {
     fn from(a: Answer<'_>) -> Self {
         match a {
-            Answer::Text(t) => Reply::Text(t.to_owned()),
+            Answer::Text(t) => Reply::Text(t.into_owned()),
             Answer::Value(v) => Reply::Value(v.clone()),
         }
     }

@@ -41,10 +41,15 @@ pub mod extract;
 pub mod lenient;
 mod prompt;
 mod repair;
+#[cfg(feature = "schemars")]
+mod typed;
 mod wire;
 
 pub use extract::{ExtractError, Reply};
 pub use repair::{Attempt, Failure, FinalAttempt, Outcome, RepairRequest};
+#[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+pub use typed::{CompleteError, Turn, TypedFlow};
 
 use crate::error::SubsetError;
 use crate::ir::Schema;
@@ -77,6 +82,11 @@ pub enum FlowError {
     /// The source schema nests too deeply to be shown to the model.
     #[error("the source schema nests deeper than {MAX_SOURCE_DEPTH} levels")]
     TooDeep,
+    /// The Rust type's schema cannot be expressed in the subset ([`Flow::for_type`]).
+    #[cfg(feature = "schemars")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+    #[error(transparent)]
+    Derive(crate::derive::DeriveError),
 }
 
 /// One structured completion's fixed parts: the lowering, the prompt instruction, and the

@@ -224,7 +224,12 @@ fn json_mode_flow_only_decodes() {
         panic!("not accepted")
     };
     assert_eq!(v, json!([1, 2]));
-    let Outcome::Repair(repair, _) = f.start().check("Sure! [1, 2]") else {
+    // Leading prose and fences are stripped (`Lowering::accept`); what holds no JSON is not.
+    let Outcome::Accepted(v) = f.start().check("Sure! ```json\n[1, 2]\n```") else {
+        panic!("not accepted")
+    };
+    assert_eq!(v, json!([1, 2]));
+    let Outcome::Repair(repair, _) = f.start().check("Sure! [1, 2") else {
         panic!("no repair")
     };
     assert_eq!(
@@ -232,7 +237,7 @@ fn json_mode_flow_only_decodes() {
         "Your previous answer was rejected: it is not valid JSON (expected value at line 1, column 1).
 Your previous answer was:
 <previous_answer>
-Sure! [1, 2]
+Sure! [1, 2
 </previous_answer>
 Answer again with the corrected JSON only, keeping what was already right: a single JSON value, with no text before or after it and no Markdown code fence."
     );

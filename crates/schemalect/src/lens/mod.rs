@@ -7,17 +7,22 @@
 //!
 //! - an optional property `p: T` becomes a required `p: T | null`; `null` means absent. When `T`
 //!   itself admits `null`, that would be ambiguous, so the present value is wrapped as
-//!   `{"value": …}` and `null` still means absent;
+//!   `{"value": …}` and `null` still means absent; or, with `null_means_absent`, `T` is sent
+//!   as it is and `null` lifts to absent (an explicit `null` in the source is sent as absence
+//!   is: see [`Absent::NullOrAbsent`]);
 //! - a map becomes a list of `{"key", "value"}` entries;
 //! - a node that admits arbitrary objects becomes a string holding JSON text;
 //! - a non-object root is wrapped as `{"value": …}`;
 //! - a union whose branches are reshaped is lifted by trying each branch, and is only reshaped
 //!   when the branches are provably disjoint, so exactly one branch can lift an answer.
 //!
-//! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment. `encode` refuses
-//! (an error) any other value: one outside the declared fragment (a member the source does not
-//! declare where it declares properties, which a closed wire object cannot carry) or invalid
-//! against the source has no encoding the wire accepts, and `encode` never hands one out. Lift only
+//! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment, except that with
+//! `null_means_absent` an explicit `null` on an optional nullable property lifts to absence:
+//! there `lift(encode(x))` is `x` without those members (and equals `x` when it has none).
+//! `encode` refuses (an error) any other value: one outside the declared fragment (a member the
+//! source does not declare where it declares properties, which a closed wire object cannot carry)
+//! or invalid against the source has no encoding the wire accepts, and `encode` never hands one
+//! out. Lift only
 //! reshapes; it never repairs (no clamping, no truncation, no guessing): an answer that does not
 //! have the requested shape is an error, and validation against the source decides the rest.
 
@@ -78,6 +83,10 @@ pub(crate) enum Absent {
     Null,
     /// Absent is sent as `null` and a present value as `{"value": v}` (the schema admits `null`).
     Wrapped,
+    /// The schema admits `null`, and `null` is taken to mean absent (`null_means_absent`): absent
+    /// and an explicit `null` are both sent as `null`, and `null` lifts to absent. Exact for
+    /// callers that read both alike (serde reads a missing `Option` field and `null` as `None`).
+    NullOrAbsent,
 }
 
 /// A union of reshaped branches.
@@ -283,6 +292,8 @@ impl ShapeLens {
                 for (k, v) in map {
                     let here = at.join(k);
                     let enc = match self.props.iter().find(|p| &*p.name == k.as_str()) {
+                        // An explicit `null` is sent as absence is: the lens is not asked.
+                        Some(p) if p.absent == Absent::NullOrAbsent && v.is_null() => Value::Null,
                         Some(p) => {
                             let inner = p.lens.enc(v, sides, &here)?;
                             if p.absent == Absent::Wrapped {
@@ -319,7 +330,10 @@ impl ShapeLens {
                     let here = at.join(k);
                     match self.props.iter().find(|p| &*p.name == k.as_str()) {
                         Some(p) => match (p.absent, v) {
-                            (Absent::Null | Absent::Wrapped, Value::Null) => {}
+                            (
+                                Absent::Null | Absent::Wrapped | Absent::NullOrAbsent,
+                                Value::Null,
+                            ) => {}
                             (Absent::Wrapped, Value::Object(m))
                                 if m.len() == 1 && m.contains_key(VALUE) =>
                             {

@@ -53,7 +53,15 @@ pub(crate) struct Reshaped {
 }
 
 /// Reshapes `schema` for the given needs.
+#[cfg(test)]
 pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
+    reshape_with(schema, needs, false)
+}
+
+/// Reshapes `schema` for the given needs. With `null_means_absent`, an optional property whose
+/// schema admits `null` is sent required as it is (no `{"value": …}` wrapper), and `null` in
+/// the answer lifts to absence (see [`Absent::NullOrAbsent`]).
+pub(crate) fn reshape_with(schema: &Schema, needs: Needs, null_means_absent: bool) -> Reshaped {
     // References that do not recurse are written out in place first, so the reshaping sees
     // each node's whole structure; recursive ones stay and are left as they are.
     let inlined = inline_references(schema);
@@ -77,6 +85,7 @@ pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
             .collect(),
         unsafe_to_close: crate::dialect::declared::unsafe_to_close(&source),
         hidden: crate::dialect::declared::hidden_by_references(schema),
+        null_means_absent,
     };
     let (mut root, mut lens) = r.node(source.root(), 0);
     if needs.envelope_root && !is_plain_object(&r, root) {
@@ -127,6 +136,8 @@ struct Reshaper<'s> {
     unsafe_to_close: Vec<bool>,
     /// Source pointers of open objects that references hide: they stay open too.
     hidden: std::collections::HashSet<crate::Pointer>,
+    /// Optional nullable properties are sent required as they are; `null` lifts to absence.
+    null_means_absent: bool,
 }
 
 impl Reshaper<'_> {
@@ -185,7 +196,7 @@ impl Reshaper<'_> {
                 let required = required_names.contains(name);
                 let (wid, absent) = if self.needs.all_required && !required {
                     changed = true;
-                    self.optional(pid, wid)
+                    self.optional(pid, wid, &lens)
                 } else {
                     (wid, Absent::Required)
                 };
@@ -330,15 +341,22 @@ impl Reshaper<'_> {
     }
 
     /// An optional property's wire schema: required and nullable, wrapped when its schema
-    /// already admits `null` so that `null` keeps meaning "absent" and nothing else.
-    fn optional(&mut self, source_id: NodeId, wire_id: NodeId) -> (NodeId, Absent) {
+    /// already admits `null` so that `null` keeps meaning "absent" and nothing else, unless
+    /// `null` may mean absent ([`Absent::NullOrAbsent`]): then the property's own schema is
+    /// sent, required, as long as its wire form still admits `null` (`lens` never turns `null`
+    /// into something else).
+    fn optional(&mut self, source_id: NodeId, wire_id: NodeId, lens: &Lens) -> (NodeId, Absent) {
         let pointer = self.source.node(source_id).pointer.clone();
+        let nullable = self.source.admitted(source_id).contains(JsonType::Null);
+        if nullable && self.null_means_absent && keeps_null(lens) {
+            return (wire_id, Absent::NullOrAbsent);
+        }
         let null = self.push(Node {
             pointer: pointer.clone(),
             types: Some(TypeSet::of(JsonType::Null)),
             ..Node::default()
         });
-        if self.source.admitted(source_id).contains(JsonType::Null) {
+        if nullable {
             let wrapper = self.push(object_node(&pointer, vec![(VALUE.into(), wire_id)]));
             let union = self.push(Node {
                 pointer,
@@ -623,6 +641,17 @@ fn constants(n: &Node) -> Option<Vec<(u64, &Value)>> {
         .collect();
     values.sort_unstable_by_key(|(h, _)| *h);
     Some(values)
+}
+
+/// True when a node reshaped by `lens` admits `null` on the wire whenever its source does: every
+/// lens keeps the node's types except one that sends it as JSON text (a string), directly or in
+/// a union branch (which may be the branch that admitted `null`).
+fn keeps_null(lens: &Lens) -> bool {
+    match lens {
+        Lens::Opaque => false,
+        Lens::Union(u) => u.branches.iter().all(|b| keeps_null(&b.lens)),
+        Lens::Identity | Lens::Shape(_) | Lens::Entries(_) | Lens::Envelope(_) => true,
+    }
 }
 
 /// A node that admits objects whose members it says nothing about (no declared properties,

@@ -1,4 +1,4 @@
-use super::reshape::{reshape, Needs};
+use super::reshape::{reshape, reshape_with, Needs};
 use super::Sides;
 use crate::Schema;
 use serde_json::{json, Value};
@@ -72,6 +72,57 @@ fn null_for_a_wrapped_optional_is_never_guessed() {
         json!({"b": null})
     );
     assert!(r.lens.lift(&json!({"b": 3}), sides).is_err());
+}
+
+#[test]
+fn null_means_absent_sends_nullable_optionals_as_they_are() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"type": ["integer", "null"]},
+            "o": {"anyOf": [{"type": "object", "properties": {"x": {"type": "integer"}}}, {"type": "null"}]},
+            "free": {"type": ["object", "null"]}
+        },
+        "required": []
+    });
+    let s = Schema::parse(&schema).unwrap();
+    let r = reshape_with(&s, STRICT, true);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    let enc = |x: Value| r.lens.encode(&x, sides).unwrap();
+    let lift = |w: Value| r.lens.lift(&w, sides).unwrap();
+    // Without explicit nulls: lift(encode(x)) = x, and no wrapper is sent.
+    for x in [
+        json!({}),
+        json!({"b": 3, "o": {"x": 1}}),
+        json!({"a": "s", "free": {"k": 1}}),
+    ] {
+        let w = enc(x.clone());
+        assert!(r.wire.is_valid(&w), "{w}");
+        assert_eq!(lift(w), x);
+    }
+    assert_eq!(
+        enc(json!({"b": 3, "o": {"x": 1}})),
+        json!({"a": null, "b": 3, "o": {"x": 1}, "free": null})
+    );
+    // An explicit null is sent as absence is, and read back as absence.
+    assert_eq!(enc(json!({"b": null, "o": null})), enc(json!({})));
+    assert_eq!(
+        lift(json!({"a": null, "b": null, "o": null, "free": null})),
+        json!({})
+    );
+    // `free` travels as JSON text, which never admits `null` itself: it keeps the wrapper.
+    assert_eq!(
+        lift(json!({"free": {"value": "null"}})),
+        json!({"free": null})
+    );
+    assert!(r.lens.lift(&json!({"free": "{}"}), sides).is_err());
+    // Every property is required on the wire, and `b` is sent as its source schema.
+    let off = reshape(&s, STRICT);
+    assert!(off.wire.len() > r.wire.len(), "the wrappers are not built");
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! not enforce), and the way back: [`Lowering::accept`] decodes the provider's answer, undoes any
 //! reshaping and validates the result against the source schema, which stays authoritative.
 
+mod answer_text;
 mod target;
 
 pub use target::{Target, UnknownTarget};
@@ -142,6 +143,19 @@ pub struct LowerOptions {
     pub openrouter_require_parameters: bool,
     /// Claude: extended thinking is on, which forbids forcing a tool. Default false.
     pub claude_thinking: bool,
+    /// Reshaping profile: take `null` to mean "absent" on optional properties whose schema
+    /// admits `null`. Such a property is then sent as a required nullable one, as it is,
+    /// instead of as `null | {"value": …}` (what keeps `null` and absent apart), and `null` in
+    /// the answer is read back as absence.
+    ///
+    /// Exact when the caller reads a missing member and `null` alike, as serde does for
+    /// `Option<T>` fields (both are `None`): a source value with an explicit `null` there is
+    /// sent, and read back, as one without the member. Otherwise `lift(encode(x)) = x` still
+    /// holds for every `x` without such explicit nulls.
+    ///
+    /// `None` (the default): on for schemas derived from Rust types ([`crate::derive`], with
+    /// the `schemars` feature), off for schemas parsed from JSON.
+    pub null_means_absent: Option<bool>,
 }
 
 impl Default for LowerOptions {
@@ -153,6 +167,7 @@ impl Default for LowerOptions {
             groq_strict: false,
             openrouter_require_parameters: true,
             claude_thinking: false,
+            null_means_absent: None,
         }
     }
 }
@@ -199,27 +214,42 @@ impl LowerOptions {
         self.claude_thinking = on;
         self
     }
+
+    /// Same options, telling whether `null` means absent on optional nullable properties
+    /// (see [`LowerOptions::null_means_absent`]).
+    #[must_use]
+    pub fn with_null_means_absent(mut self, on: bool) -> Self {
+        self.null_means_absent = Some(on);
+        self
+    }
 }
 
-/// A provider's answer, as the caller has it.
-#[derive(Clone, Copy, Debug)]
+/// A provider's answer, as the caller has it: `&str`, `String`, `&String` or `&Value`.
+#[derive(Clone, Debug)]
 pub enum Answer<'a> {
     /// Message text (OpenAI `message.content`, Gemini part text, Ollama `message.content`,
-    /// Claude text block under `output_config.format`).
-    Text(&'a str),
+    /// Claude text block under `output_config.format`). A Markdown code fence around the JSON,
+    /// or prose before it, is stripped when the text as a whole is not JSON.
+    Text(Cow<'a, str>),
     /// An already-decoded value (Claude `tool_use` block `input`).
     Value(&'a Value),
 }
 
 impl<'a> From<&'a str> for Answer<'a> {
     fn from(s: &'a str) -> Self {
-        Answer::Text(s)
+        Answer::Text(Cow::Borrowed(s))
     }
 }
 
 impl<'a> From<&'a String> for Answer<'a> {
     fn from(s: &'a String) -> Self {
-        Answer::Text(s)
+        Answer::Text(Cow::Borrowed(s))
+    }
+}
+
+impl From<String> for Answer<'_> {
+    fn from(s: String) -> Self {
+        Answer::Text(Cow::Owned(s))
     }
 }
 
@@ -347,17 +377,31 @@ impl Lowering {
         self.schema.as_ref()
     }
 
-    /// Merges the wire fragment into a provider request body: top-level objects member by
-    /// member (so `generationConfig` keeps the caller's `temperature`), `tools` appended to the
-    /// caller's tools, anything else replaced. A body that is not an object becomes the fragment.
+    /// Merges the wire fragment into a provider request body, replacing whatever an earlier
+    /// merge of any lowering for the same provider wrote, so that one body can be reused for
+    /// several schemas or targets:
+    ///
+    /// - OpenAI family: `response_format` is replaced whole (never a `json_schema` member left
+    ///   beside `"type": "json_object"`); OpenRouter's `provider` is merged member by member;
+    /// - Gemini: `responseSchema`, `responseJsonSchema` and `responseMimeType` are removed from
+    ///   `generationConfig` before the fragment's are added, the caller's other settings
+    ///   (`temperature`, …) kept;
+    /// - Ollama: `format` is replaced;
+    /// - Claude: the answer tool an earlier merge forced (named by `tool_choice`) and any tool
+    ///   of the fragment's name are removed before the fragment's tool is appended to the
+    ///   caller's tools; `tool_choice` and `output_config.format` are replaced or removed.
+    ///
+    /// A prompt-mode lowering (an empty fragment) removes them as well. A body that is not an
+    /// object becomes the fragment.
     pub fn merge_into(&self, body: &mut Value) {
-        let Value::Object(fragment) = &self.wire else {
-            return;
-        };
         if !body.is_object() {
             *body = Value::Object(serde_json::Map::new());
         }
         let Value::Object(target) = body else {
+            return;
+        };
+        self.remove_earlier(target);
+        let Value::Object(fragment) = &self.wire else {
             return;
         };
         for (key, value) in fragment {
@@ -373,6 +417,57 @@ impl Lowering {
                 _ => {
                     target.insert(key.clone(), value.clone());
                 }
+            }
+        }
+    }
+
+    /// Removes from `body` what a lowering for this provider family writes (see
+    /// [`Lowering::merge_into`]).
+    fn remove_earlier(&self, body: &mut serde_json::Map<String, Value>) {
+        fn remove_member(body: &mut serde_json::Map<String, Value>, key: &str, members: &[&str]) {
+            if let Some(Value::Object(inner)) = body.get_mut(key) {
+                for m in members {
+                    inner.remove(*m);
+                }
+                if inner.is_empty() {
+                    body.remove(key);
+                }
+            }
+        }
+        match self.target {
+            Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
+                body.remove("response_format");
+            }
+            Target::Gemini | Target::GeminiJson => remove_member(
+                body,
+                "generationConfig",
+                &["responseSchema", "responseJsonSchema", "responseMimeType"],
+            ),
+            Target::Ollama => {
+                body.remove("format");
+            }
+            Target::Claude | Target::ClaudeNative => {
+                let mut names: Vec<Value> = Vec::new();
+                if let Some(forced) = body
+                    .get("tool_choice")
+                    .filter(|c| c.get("type").and_then(Value::as_str) == Some("tool"))
+                    .and_then(|c| c.get("name"))
+                {
+                    names.push(forced.clone());
+                }
+                if let Some(Value::Array(tools)) = self.wire.get("tools") {
+                    names.extend(tools.iter().filter_map(|t| t.get("name")).cloned());
+                }
+                if let Some(Value::Array(tools)) = body.get_mut("tools") {
+                    tools.retain(|t| t.get("name").is_none_or(|n| !names.contains(n)));
+                    if tools.is_empty() {
+                        body.remove("tools");
+                    }
+                }
+                if !names.is_empty() {
+                    body.remove("tool_choice");
+                }
+                remove_member(body, "output_config", &["format"]);
             }
         }
     }
@@ -403,19 +498,22 @@ impl Lowering {
     }
 
     /// Decodes the provider's answer, undoes any reshaping and validates the result against the
-    /// source schema.
+    /// source schema. Answer text is read as JSON; when it is not, the JSON inside a Markdown
+    /// code fence, or after leading prose, is read instead (the decode error, if any, is about
+    /// the text as given).
     pub fn accept<'a>(&self, answer: impl Into<Answer<'a>>) -> Result<Value, AcceptError> {
+        let answer = answer.into();
         let decoded;
-        let value = match answer.into() {
+        let value = match &answer {
             Answer::Text(text) => {
-                decoded = serde_json::from_str::<Value>(text).map_err(|e| AcceptError::Decode {
+                decoded = answer_text::decode(text).map_err(|e| AcceptError::Decode {
                     line: e.line(),
                     column: e.column(),
                     message: crate::json_message(&e),
                 })?;
                 &decoded
             }
-            Answer::Value(v) => v,
+            Answer::Value(v) => *v,
         };
         let value = self.lift(value)?;
         if let Some(schema) = &self.schema {
@@ -442,29 +540,71 @@ impl Schema {
             reshaped: None,
         };
         let needs = crate::dialect::reshape_needs(target);
-        if options.profile == Profile::Reshaping && lowering.mode > Mode::Exact && !needs.is_none()
-        {
-            let r = reshape::reshape(self, needs);
-            let hidden = crate::dialect::declared::hidden_by_references(self);
-            let mut out = crate::dialect::lower_derived(&r.wire, target, options, &hidden);
-            if out.mode == Mode::Exact && !r.losses.is_empty() {
-                // What the reshaping leaves to the local check is a loss like any other.
-                out.mode = Mode::Widened;
+        if lowering.mode <= Mode::Exact || needs.is_none() {
+            return lowering;
+        }
+        match options.profile {
+            Profile::Reshaping => {
+                let reshaped = self.reshaped(target, options, needs);
+                if let Some((out, r)) = reshaped.filter(|(out, _)| out.mode < lowering.mode) {
+                    lowering.mode = out.mode;
+                    lowering.wire = out.wire;
+                    lowering.losses = out.losses;
+                    lowering.reshaped = Some(r);
+                }
             }
-            if out.mode < lowering.mode {
-                let mut losses = r.losses;
-                losses.extend(out.losses);
-                lowering.mode = out.mode;
-                lowering.wire = out.wire;
-                lowering.losses = losses;
-                lowering.reshaped = Some(Reshaping {
-                    source: r.source,
-                    wire: r.wire,
-                    lens: r.lens,
-                });
+            Profile::Conservative => {
+                // A fallback that the reshaping profile would avoid says so: the cheapest fix.
+                let reshaped = (lowering.mode >= Mode::Json)
+                    .then(|| self.reshaped(target, options, needs))
+                    .flatten();
+                if let Some((out, _)) = reshaped.filter(|(out, _)| out.mode <= Mode::Widened) {
+                    lowering.losses.push(Loss::new(
+                        &Pointer::root(),
+                        "",
+                        format!(
+                            "the reshaping profile (`--profile reshaping`, `Profile::Reshaping`) would send a native schema here ({} mode)",
+                            out.mode
+                        ),
+                    ));
+                }
             }
         }
         lowering
+    }
+}
+
+impl Schema {
+    /// The reshaping profile's lowering for `target`, with its losses (the reshaping's first)
+    /// and the way back; `None` when the target reshapes nothing.
+    fn reshaped(
+        &self,
+        target: Target,
+        options: &LowerOptions,
+        needs: reshape::Needs,
+    ) -> Option<(crate::dialect::Outcome, Reshaping)> {
+        if needs.is_none() {
+            return None;
+        }
+        let nulls = options.null_means_absent.unwrap_or(self.from_serde);
+        let r = reshape::reshape_with(self, needs, nulls);
+        let hidden = crate::dialect::declared::hidden_by_references(self);
+        let mut out = crate::dialect::lower_derived(&r.wire, target, options, &hidden);
+        if out.mode == Mode::Exact && !r.losses.is_empty() {
+            // What the reshaping leaves to the local check is a loss like any other.
+            out.mode = Mode::Widened;
+        }
+        let mut losses = r.losses;
+        losses.append(&mut out.losses);
+        out.losses = losses;
+        Some((
+            out,
+            Reshaping {
+                source: r.source,
+                wire: r.wire,
+                lens: r.lens,
+            },
+        ))
     }
 }
 
