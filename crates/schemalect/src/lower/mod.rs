@@ -543,31 +543,13 @@ impl Schema {
         if lowering.mode <= Mode::Exact || needs.is_none() {
             return lowering;
         }
-        match options.profile {
-            Profile::Reshaping => {
-                let reshaped = self.reshaped(target, options, needs);
-                if let Some((out, r)) = reshaped.filter(|(out, _)| out.mode < lowering.mode) {
-                    lowering.mode = out.mode;
-                    lowering.wire = out.wire;
-                    lowering.losses = out.losses;
-                    lowering.reshaped = Some(r);
-                }
-            }
-            Profile::Conservative => {
-                // A fallback that the reshaping profile would avoid says so: the cheapest fix.
-                let reshaped = (lowering.mode >= Mode::Json)
-                    .then(|| self.reshaped(target, options, needs))
-                    .flatten();
-                if let Some((out, _)) = reshaped.filter(|(out, _)| out.mode <= Mode::Widened) {
-                    lowering.losses.push(Loss::new(
-                        &Pointer::root(),
-                        "",
-                        format!(
-                            "the reshaping profile (`--profile reshaping`, `Profile::Reshaping`) would send a native schema here ({} mode)",
-                            out.mode
-                        ),
-                    ));
-                }
+        if options.profile == Profile::Reshaping {
+            let reshaped = self.reshaped(target, options, needs);
+            if let Some((out, r)) = reshaped.filter(|(out, _)| out.mode < lowering.mode) {
+                lowering.mode = out.mode;
+                lowering.wire = out.wire;
+                lowering.losses = out.losses;
+                lowering.reshaped = Some(r);
             }
         }
         lowering
