@@ -23,6 +23,7 @@ const I_L1: &str = "https://github.com/ggml-org/llama.cpp/pull/26939 (providers.
 pub static CAPABILITIES: Capabilities = Capabilities {
     target: Target::Ollama,
     field: "format",
+    route: "`format`: a JSON Schema or `\"json\"`: https://github.com/ollama/ollama/blob/fb307609/docs/api.md (providers.md L1, L2)",
     rows: &[
         row("type", Support::Kept, L4),
         row("enum", Support::Kept, L4),
