@@ -10,6 +10,7 @@ mod gemini;
 pub(crate) mod normalize;
 mod ollama;
 mod openai;
+pub mod refusal;
 mod simple_regex;
 
 use crate::ir::Schema;
@@ -20,6 +21,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 
 pub use caps::Capabilities;
+pub use refusal::{contradiction, Contradicted, Contradiction};
 
 /// What a dialect produced: the lowering without its schema handle.
 pub(crate) struct Outcome {
