@@ -179,8 +179,10 @@ fn matrix_section() -> String {
     for caps in &tables {
         let _ = write!(
             s,
-            "\n### {}\n\nThe schema travels in `{}`.\n\n| keyword | code | what happens | source |\n|---|---|---|---|\n",
-            caps.target, caps.field
+            "\n### {}\n\nThe schema travels in `{}`. Route: {}\n\n| keyword | code | what happens | source |\n|---|---|---|---|\n",
+            caps.target,
+            caps.field,
+            cell(caps.route)
         );
         for k in keywords::SUBSET {
             let r = caps
@@ -231,6 +233,10 @@ fn every_table_has_one_sourced_row_per_subset_keyword() {
                 r.keyword
             );
         }
+        assert!(
+            caps.route.contains("https://"),
+            "{t}: the route has no source link"
+        );
     }
 }
 

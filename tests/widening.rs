@@ -86,6 +86,79 @@ fn oracle_json_modes_are_objects_only() {
 }
 
 #[test]
+fn oracle_issue_20_routes() {
+    // Responses API: `text.format`, flat; the Chat Completions field is not a parameter there.
+    let l = lang(
+        Target::OpenAiResponses,
+        json!({"text": {"format": {"type": "json_object"}}}),
+    );
+    assert_eq!(l.schema, json!({"type": "object"}));
+    let strict = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+    let l = lang(
+        Target::OpenAiResponses,
+        json!({"text": {"format": {"type": "json_schema", "name": "x", "schema": strict, "strict": true}}}),
+    );
+    assert!(l.accepts(&json!({"a": "s"})) && !l.accepts(&json!({"a": 1})));
+    refused(
+        Target::OpenAiResponses,
+        json!({"response_format": {"type": "json_object"}}),
+    );
+    refused(
+        Target::OpenAiResponses,
+        json!({"text": {"format": {"type": "json_schema", "name": "x", "schema": {"type": "object", "properties": {}, "required": [], "additionalProperties": false, "default": {}}, "strict": true}}}),
+    );
+    // Interactions: the probe's refused keywords are refused; missing additionalProperties
+    // reads as closed (the stricter reading).
+    let entry = |schema: Value| json!({"response_format": {"type": "text", "mime_type": "application/json", "schema": schema}});
+    refused(
+        Target::GeminiInteractions,
+        entry(json!({"type": "string", "maxLength": 3})),
+    );
+    refused(
+        Target::GeminiInteractions,
+        entry(json!({"type": "array", "items": {"type": "integer", "minimum": 0}})),
+    );
+    let l = lang(
+        Target::GeminiInteractions,
+        entry(json!({"type": "object", "properties": {"a": {"type": "string"}}})),
+    );
+    assert!(l.accepts(&json!({"a": "s"})) && !l.accepts(&json!({"a": "s", "b": 1})));
+    refused(
+        Target::GeminiInteractions,
+        json!({"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": {"type": "object"}}}),
+    );
+    // Bedrock Converse: a strict tool spec is closed; a plain one guarantees an object;
+    // `output_config` is refused there; the tool must be forced.
+    let tool = |schema: Value, strict: bool| {
+        let mut spec = json!({"name": "answer", "inputSchema": {"json": schema}});
+        if strict {
+            spec["strict"] = json!(true);
+        }
+        json!({"toolConfig": {"tools": [{"toolSpec": spec}], "toolChoice": {"tool": {"name": "answer"}}}})
+    };
+    let open = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let l = lang(Target::BedrockClaude, tool(open.clone(), false));
+    assert_eq!(l.schema, json!({"type": "object"}));
+    refused(Target::BedrockClaude, tool(open, true));
+    let l = lang(Target::BedrockClaude, tool(strict.clone(), true));
+    assert!(!l.accepts(&json!({"a": "s", "b": 1})));
+    refused(
+        Target::BedrockClaude,
+        json!({"output_config": {"format": {"type": "json_schema", "schema": strict}}}),
+    );
+    let mut unforced = tool(strict, true);
+    if let Some(c) = unforced["toolConfig"].as_object_mut() {
+        c.remove("toolChoice");
+    }
+    refused(Target::BedrockClaude, unforced);
+    // Vertex `responseSchema`: the Gemini `Schema` rules.
+    refused(
+        Target::VertexGemini,
+        json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": {"type": ["STRING", "NULL"]}}}),
+    );
+}
+
+#[test]
 fn oracle_gemini_response_schema() {
     let gc = |s: Value| json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": s}});
     // An OBJECT without properties is HTTP 400, never acceptable output.

@@ -727,6 +727,169 @@ fn gemini_response_schema_problems(root: &Value) -> Vec<String> {
     probs
 }
 
+/// Keywords a 2026 live bisect on the Interactions API (gemini-3.8-flash) got HTTP 400 for
+/// (providers-2026-12.md §3.3, https://github.com/linxule/openinterviewer/pull/21 , /pull/23).
+pub const INTERACTIONS_REFUSED: &[&str] = &["maxLength", "minimum", "minItems", "maxItems"];
+
+/// The name rule both OpenAI wires share: `[A-Za-z0-9_-]{1,64}` (providers.md O3).
+fn openai_name_ok(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// The Responses API (`text.format`, issue 20 / providers-2026-12.md): the format fields are
+/// flat beside `type`, `response_format` is not a parameter of this API, and a strict schema
+/// obeys the same strict subset as Chat Completions (providers.md §1.2).
+fn responses_problems(w: &Map<String, Value>) -> Vec<String> {
+    let mut probs = Vec::new();
+    if w.contains_key("response_format") {
+        probs
+            .push("the Responses API takes text.format; response_format is not a parameter".into());
+    }
+    let Some(fmt) = w.get("text").and_then(|t| t.get("format")) else {
+        return probs;
+    };
+    match fmt.get("type").and_then(Value::as_str) {
+        Some("text" | "json_object") => {}
+        Some("json_schema") => {
+            let name = fmt.get("name").and_then(Value::as_str).unwrap_or("");
+            if !openai_name_ok(name) {
+                probs.push("text.format.name must match [A-Za-z0-9_-]{1,64}".into());
+            }
+            if fmt.get("json_schema").is_some() {
+                probs.push("text.format is flat: no json_schema member".into());
+            }
+            if !fmt.get("schema").is_some_and(Value::is_object) {
+                probs.push("text.format.schema must be a schema object".into());
+            }
+            if fmt.get("strict") == Some(&Value::Bool(true)) {
+                probs.extend(openai_strict_problems(fmt.get("schema")));
+            }
+        }
+        other => probs.push(format!("unknown text.format type {other:?}")),
+    }
+    probs
+}
+
+/// The `response_format` entries of an Interactions request (one entry or a list).
+fn interactions_entries(w: &Map<String, Value>) -> Vec<&Value> {
+    match w.get("response_format") {
+        Some(Value::Array(list)) => list.iter().collect(),
+        Some(v @ Value::Object(_)) => vec![v],
+        _ => Vec::new(),
+    }
+}
+
+/// The Interactions API (providers-2026-12.md §3.3): `response_format` entries
+/// `{type: "text", mime_type: "application/json", schema}`; the keywords the probe saw refused
+/// are refused here; `$ref` siblings as for `responseJsonSchema` (stricter: assumed the same).
+fn interactions_problems(w: &Map<String, Value>) -> Vec<String> {
+    let mut probs = Vec::new();
+    if w.contains_key("generationConfig") {
+        probs.push("the Interactions API has no generationConfig schema fields".into());
+    }
+    if w.get("response_format")
+        .is_some_and(|v| !v.is_object() && !v.is_array())
+    {
+        probs.push("response_format must be an entry or a list of entries".into());
+    }
+    for e in interactions_entries(w) {
+        if e.get("type").and_then(Value::as_str) != Some("text") {
+            probs.push("response_format entry type must be text".into());
+        }
+        let Some(schema) = e.get("schema") else {
+            continue;
+        };
+        if e.get("mime_type").and_then(Value::as_str) != Some("application/json") {
+            probs.push("a schema entry needs mime_type application/json".into());
+        }
+        if !schema.is_object() {
+            probs.push("response_format.schema must be a schema object".into());
+            continue;
+        }
+        for (path, n) in nodes_of(schema) {
+            for k in INTERACTIONS_REFUSED {
+                if n.node.contains_key(*k) {
+                    probs.push(format!("{path}: {k} refused by the Interactions API (400)"));
+                }
+            }
+            if n.node.contains_key("$ref") && n.node.keys().any(|k| !k.starts_with('$')) {
+                probs.push(format!("{path}: $ref with non-$ siblings"));
+            }
+        }
+    }
+    probs
+}
+
+/// Bedrock Converse with Claude (providers-2026-12.md §3.2, §3.5): tools are
+/// `toolConfig.tools[].toolSpec{name, inputSchema: {json}}` (AWS `ToolSpecification`: name
+/// `[a-zA-Z0-9_-]{1,64}`), forced by `toolConfig.toolChoice.tool.name`; Claude's native
+/// `output_config.format` is refused on Bedrock (`Extra inputs are not permitted`); a strict
+/// tool spec obeys Claude's grammar subset (the model's compiler).
+fn converse_problems(w: &Map<String, Value>) -> Vec<String> {
+    let mut probs = Vec::new();
+    for k in [
+        "output_config",
+        "output_format",
+        "tools",
+        "tool_choice",
+        "outputConfig",
+    ] {
+        if w.contains_key(k) {
+            probs.push(format!(
+                "{k}: not modelled on Converse (Extra inputs are not permitted)"
+            ));
+        }
+    }
+    let Some(config) = w.get("toolConfig") else {
+        return probs;
+    };
+    let Some(tools) = config.get("tools").and_then(Value::as_array) else {
+        probs.push("toolConfig.tools must be a list".into());
+        return probs;
+    };
+    for t in tools {
+        let Some(spec) = t.get("toolSpec") else {
+            probs.push("each tool needs a toolSpec".into());
+            continue;
+        };
+        let name = spec.get("name").and_then(Value::as_str).unwrap_or("");
+        let name_ok = (1..=64).contains(&name.len())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !name_ok {
+            probs.push("toolSpec.name must match [a-zA-Z0-9_-]{1,64}".into());
+        }
+        let sch = spec
+            .pointer("/inputSchema/json")
+            .cloned()
+            .unwrap_or(json!({}));
+        if sch.get("type") != Some(&Value::from("object"))
+            || ["anyOf", "oneOf", "allOf"]
+                .iter()
+                .any(|k| sch.get(*k).is_some())
+        {
+            probs
+                .push("inputSchema.json root must be type object without anyOf/oneOf/allOf".into());
+        }
+        if spec.get("strict") == Some(&Value::Bool(true)) {
+            probs.extend(claude_subset_problems(&sch, "toolSpec.inputSchema.json"));
+        }
+    }
+    if let Some(first) = tools.first() {
+        let forced = config.pointer("/toolChoice/tool/name");
+        if forced.is_none() {
+            probs.push("the structured-output tool is not forced with toolChoice.tool".into());
+        } else if forced != first.pointer("/toolSpec/name") {
+            probs.push("toolChoice.tool.name does not name the structured-output tool".into());
+        }
+    }
+    probs
+}
+
 fn claude_format(wire: &Value) -> Option<&Value> {
     wire.pointer("/output_config/format")
         .filter(|f| !f.is_null())
@@ -785,7 +948,7 @@ pub fn provider_problems(target: Target, wire: &Value) -> Vec<String> {
                 other => probs.push(format!("unknown response_format type {other:?}")),
             }
         }
-        Target::Gemini | Target::GeminiJson => {
+        Target::Gemini | Target::GeminiJson | Target::VertexGemini => {
             let Some(gc) = w.get("generationConfig") else {
                 return probs;
             };
@@ -874,6 +1037,9 @@ pub fn provider_problems(target: Target, wire: &Value) -> Vec<String> {
                 }
             }
         }
+        Target::OpenAiResponses => probs.extend(responses_problems(w)),
+        Target::GeminiInteractions => probs.extend(interactions_problems(w)),
+        Target::BedrockClaude => probs.extend(converse_problems(w)),
         Target::ClaudeNative => {
             if let Some(fmt) = claude_format(wire) {
                 if fmt.get("type").and_then(Value::as_str) != Some("json_schema") {
@@ -923,7 +1089,7 @@ pub fn decoder_language(target: Target, wire: &Value) -> Result<Value, ProviderE
                 other => err(format!("unknown response_format {other:?}")),
             }
         }
-        Target::Gemini | Target::GeminiJson => {
+        Target::Gemini | Target::GeminiJson | Target::VertexGemini => {
             let gc = w.get("generationConfig").cloned().unwrap_or(json!({}));
             if let Some(rs) = gc.get("responseSchema") {
                 gemini_schema_to_js(rs)
@@ -947,6 +1113,44 @@ pub fn decoder_language(target: Target, wire: &Value) -> Result<Value, ProviderE
             if t0.get("strict") == Some(&Value::Bool(true)) {
                 Ok(close_objects(
                     t0.get("input_schema").unwrap_or(&json!({})),
+                    false,
+                ))
+            } else {
+                Ok(json!({"type": "object"}))
+            }
+        }
+        // `text.format` (Responses API): the same modes as `response_format`, spelled flat.
+        Target::OpenAiResponses => {
+            let Some(fmt) = w.pointer("/text/format").filter(|v| !v.is_null()) else {
+                return Ok(Value::Bool(true));
+            };
+            match fmt.get("type").and_then(Value::as_str) {
+                Some("text") => Ok(Value::Bool(true)),
+                Some("json_object") => Ok(json!({"type": "object"})),
+                Some("json_schema") if fmt.get("strict") == Some(&Value::Bool(true)) => {
+                    Ok(fmt.get("schema").cloned().unwrap_or(Value::Bool(true)))
+                }
+                Some("json_schema") => Ok(Value::Bool(true)),
+                other => err(format!("unknown text.format {other:?}")),
+            }
+        }
+        // Interactions: the entry's schema, read like `responseJsonSchema` (missing
+        // `additionalProperties` closes, the stricter reading); mime type alone: any JSON.
+        Target::GeminiInteractions => {
+            let schema = interactions_entries(w)
+                .into_iter()
+                .find_map(|e| e.get("schema"));
+            Ok(schema.map_or(Value::Bool(true), |s| close_objects(s, false)))
+        }
+        // Converse: a strict tool spec is the grammar subset (closed objects); a plain forced
+        // tool guarantees an object only.
+        Target::BedrockClaude => {
+            let Some(spec) = w.pointer("/toolConfig/tools/0/toolSpec") else {
+                return Ok(Value::Bool(true));
+            };
+            if spec.get("strict") == Some(&Value::Bool(true)) {
+                Ok(close_objects(
+                    spec.pointer("/inputSchema/json").unwrap_or(&json!({})),
                     false,
                 ))
             } else {
@@ -978,6 +1182,26 @@ pub fn hint_schemas(target: Target, wire: &Value) -> Vec<Value> {
                 && js.get("strict") != Some(&Value::Bool(true))
             {
                 if let Some(s) = js.get("schema") {
+                    out.push(s.clone());
+                }
+            }
+        }
+    }
+    if target == Target::OpenAiResponses {
+        if let Some(fmt) = wire.pointer("/text/format") {
+            if fmt.get("type") == Some(&Value::from("json_schema"))
+                && fmt.get("strict") != Some(&Value::Bool(true))
+            {
+                if let Some(s) = fmt.get("schema") {
+                    out.push(s.clone());
+                }
+            }
+        }
+    }
+    if target == Target::BedrockClaude {
+        if let Some(spec) = wire.pointer("/toolConfig/tools/0/toolSpec") {
+            if spec.get("strict") != Some(&Value::Bool(true)) {
+                if let Some(s) = spec.pointer("/inputSchema/json") {
                     out.push(s.clone());
                 }
             }

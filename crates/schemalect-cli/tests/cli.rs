@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const TARGETS: [&str; 9] = [
+const TARGETS: [&str; 13] = [
     "openai",
     "groq",
     "mistral",
@@ -20,6 +20,10 @@ const TARGETS: [&str; 9] = [
     "ollama",
     "claude",
     "claude-native",
+    "openai-responses",
+    "bedrock-claude",
+    "gemini-interactions",
+    "vertex-gemini",
 ];
 
 const MODES: [&str; 4] = ["exact", "widened", "json", "prompt"];
@@ -501,14 +505,14 @@ fn lower_json_all_targets_and_out_of_subset() {
     ]);
     assert_eq!(r.code, 1);
     let lines = r.lines();
-    assert_eq!(lines.len(), 18);
-    for (l, t) in lines[..9].iter().zip(TARGETS) {
+    assert_eq!(lines.len(), 2 * TARGETS.len());
+    for (l, t) in lines[..TARGETS.len()].iter().zip(TARGETS) {
         assert_eq!(l["target"], t);
         assert_eq!(l["in_subset"], true);
         assert!(l["wire"].is_object());
         assert!(MODES.contains(&l["mode"].as_str().unwrap()));
     }
-    for l in &lines[9..] {
+    for l in &lines[TARGETS.len()..] {
         assert_eq!(l["in_subset"], false);
         assert_eq!(l["mode"], Value::Null);
         assert_eq!(l["wire"], Value::Null);
@@ -663,7 +667,7 @@ fn suite_json_lines_follow_the_contract() {
         ])
     );
     let targets = g0["targets"].as_array().unwrap();
-    assert_eq!(targets.len(), 9);
+    assert_eq!(targets.len(), TARGETS.len());
     for t in targets {
         assert_eq!(keys(t), ["target", "mode", "wire", "losses"]);
     }

@@ -171,6 +171,9 @@ pub struct Capabilities {
     pub target: Target,
     /// The request field the schema travels in.
     pub field: &'static str,
+    /// Where the route's wire shape is documented: the request fields and the mode they select
+    /// (the rows source what the schema in `field` may say).
+    pub route: &'static str,
     /// The rows, one per subset keyword.
     pub rows: &'static [Row],
 }

@@ -1,5 +1,6 @@
-//! Claude: `claude` (one forced tool whose input is the answer) and `claude-native`
-//! (`output_config.format`).
+//! Claude: `claude` (one forced tool whose input is the answer), `claude-native`
+//! (`output_config.format`) and `bedrock-claude` (the forced tool through Bedrock's Converse
+//! API, which refuses `output_config.format` for recent models).
 //!
 //! A plain tool's `input_schema` guides the model but does not constrain it: the only thing
 //! guaranteed is that the input is an object. Strict tool use and `output_config.format`
@@ -77,6 +78,7 @@ static STRICT_ROWS: [Row; 30] = [
 pub static CLAUDE: Capabilities = Capabilities {
     target: Target::Claude,
     field: "tools[0].input_schema",
+    route: "one tool forced with `tool_choice: {type: \"tool\", name}`, `strict` for the grammar subset: https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use ; https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use (providers.md A1, A3, A4, A5)",
     rows: &STRICT_ROWS,
 };
 
@@ -84,12 +86,38 @@ pub static CLAUDE: Capabilities = Capabilities {
 pub static CLAUDE_NATIVE: Capabilities = Capabilities {
     target: Target::ClaudeNative,
     field: "output_config.format.schema",
+    route: "`output_config.format` `{type: \"json_schema\", schema}`: https://platform.claude.com/docs/en/build-with-claude/structured-outputs (providers.md A1)",
     rows: &STRICT_ROWS,
 };
 
+const BEDROCK_ROUTE: &str = "Converse `toolConfig.tools[].toolSpec` (`inputSchema.json`, `strict`) with `toolChoice.tool`: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html ; strict tool specs: https://github.com/opensearch-project/ml-commons/issues/4799 , https://github.com/JetBrains/koog/pull/1593 ; `output_config.format` refused on Bedrock (400 `Extra inputs are not permitted`): https://github.com/vercel/ai/issues/14773 , https://github.com/maximhq/bifrost/pull/3184 (providers-2026-12.md §3.2, §3.5)";
+
+/// Claude on Bedrock's Converse API: the forced tool in Converse's spelling. The model and its
+/// grammar compiler are Anthropic's, so the keyword rows are the strict subset's; what differs
+/// is the wire (see `BEDROCK_ROUTE`) and that no native output format is sent.
+pub static BEDROCK: Capabilities = Capabilities {
+    target: Target::BedrockClaude,
+    field: "toolConfig.tools[0].toolSpec.inputSchema.json",
+    route: BEDROCK_ROUTE,
+    rows: &STRICT_ROWS,
+};
+
+/// Bedrock's tool names: 1 to 64 characters of `[a-zA-Z0-9_-]` (Converse `ToolSpecification`,
+/// see `BEDROCK_ROUTE`), inside Claude's own 128.
+const BEDROCK_MAX_NAME: usize = 64;
+
 /// Per-request limits of strict tools and `output_config.format` together (providers.md §4.4).
-const MAX_OPTIONAL: usize = 24;
-const MAX_UNIONS: usize = 16;
+///
+/// The documented counts (24 optional properties, 16 union-typed ones, across all strict tools)
+/// are reachable only when spread over several tools: one schema with 24 optional or 16
+/// union-typed properties already fails (`Schema is too complex for compilation`, rig
+/// `tests/cassettes/anthropic/strict_schema_limits/`, providers-2026-12.md §3.2). One lowering
+/// sends one schema, so it is checked against the effective thresholds: at most one below.
+const MAX_OPTIONAL: usize = 23;
+const MAX_UNIONS: usize = 15;
+/// The thresholds at which one schema fails, named in the losses.
+const FAILS_AT_OPTIONAL: usize = MAX_OPTIONAL + 1;
+const FAILS_AT_UNIONS: usize = MAX_UNIONS + 1;
 /// Tool names: `^[a-zA-Z0-9_-]{1,128}$` (providers.md I-A4).
 const MAX_NAME: usize = 128;
 const DEFAULT_DESCRIPTION: &str =
@@ -100,37 +128,109 @@ const FLATTEN: Rewrites = Rewrites {
     distribute_unions: true,
 };
 
-pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions) -> Outcome {
+/// The parts of a forced tool, before a wire spells them.
+struct ForcedTool {
+    name: String,
+    description: String,
+    input_schema: Value,
+    strict: bool,
+    mode: Mode,
+    losses: Vec<Loss>,
+}
+
+/// The forced tool for `caps` (Claude's or Bedrock's table), or the prompt-mode outcome when
+/// no tool can be forced.
+fn forced_tool(
+    schema: &Schema,
+    options: &LowerOptions,
+    caps: &'static Capabilities,
+    max_name: usize,
+) -> Result<ForcedTool, Outcome> {
     if options.claude_thinking {
-        return prompt(root_loss(
+        return Err(prompt(root_loss(
             "no forced tool sent: extended thinking is on, and Claude refuses a forced `tool_choice` with thinking (400 `Thinking may not be enabled when tool_choice forces tool use.`)",
-        ));
+        )));
     }
     let normalized = normalize(schema, FLATTEN);
-    if let Err(loss) = closed::object_root(&normalized.schema) {
-        return prompt(loss);
-    }
-    let name = closed::wire_name(options, schema, MAX_NAME);
+    closed::object_root(&normalized.schema).map_err(prompt)?;
+    let name = closed::wire_name(options, schema, max_name);
     let description =
         closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
-    let (input_schema, strict, mode, losses) = match strict(&normalized, &CLAUDE) {
+    let (input_schema, strict, mode, losses) = match strict(&normalized, caps) {
         Ok((sent, losses)) => (sent, true, widened_if(&losses), losses),
-        Err(Degrade(loss)) => (guide(&normalized.schema), false, Mode::Json, vec![loss]),
+        Err(Degrade(loss)) => (
+            guide(&normalized.schema, caps),
+            false,
+            Mode::Json,
+            vec![loss],
+        ),
+    };
+    Ok(ForcedTool {
+        name,
+        description,
+        input_schema,
+        strict,
+        mode,
+        losses,
+    })
+}
+
+pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions) -> Outcome {
+    let t = match forced_tool(schema, options, &CLAUDE, MAX_NAME) {
+        Ok(t) => t,
+        Err(outcome) => return outcome,
     };
     let mut tool = Map::new();
-    tool.insert("name".into(), Value::from(name.clone()));
-    tool.insert("description".into(), Value::from(description));
-    tool.insert("input_schema".into(), input_schema);
-    if strict {
+    tool.insert("name".into(), Value::from(t.name.clone()));
+    tool.insert("description".into(), Value::from(t.description));
+    tool.insert("input_schema".into(), t.input_schema);
+    if t.strict {
         tool.insert("strict".into(), Value::Bool(true));
     }
     Outcome {
-        mode,
+        mode: t.mode,
         wire: super::object([
             ("tools", Value::Array(vec![Value::Object(tool)])),
-            ("tool_choice", json!({"type": "tool", "name": name})),
+            ("tool_choice", json!({"type": "tool", "name": t.name})),
         ]),
-        losses,
+        losses: t.losses,
+    }
+}
+
+/// Bedrock Converse: the same forced tool as `claude`, spelled `toolConfig.tools[0].toolSpec`
+/// and forced by `toolChoice.tool.name`. Bedrock refuses `output_config.format` for recent
+/// Claude models, so there is no native-format variant of this route.
+pub(crate) fn lower_bedrock(schema: &Schema, options: &LowerOptions) -> Outcome {
+    let t = match forced_tool(schema, options, &BEDROCK, BEDROCK_MAX_NAME) {
+        Ok(t) => t,
+        Err(outcome) => return outcome,
+    };
+    let mut spec = Map::new();
+    spec.insert("name".into(), Value::from(t.name.clone()));
+    spec.insert("description".into(), Value::from(t.description));
+    spec.insert(
+        "inputSchema".into(),
+        super::object([("json", t.input_schema)]),
+    );
+    if t.strict {
+        spec.insert("strict".into(), Value::Bool(true));
+    }
+    Outcome {
+        mode: t.mode,
+        wire: super::object([(
+            "toolConfig",
+            super::object([
+                (
+                    "tools",
+                    Value::Array(vec![super::object([("toolSpec", Value::Object(spec))])]),
+                ),
+                (
+                    "toolChoice",
+                    super::object([("tool", super::object([("name", Value::from(t.name))]))]),
+                ),
+            ]),
+        )]),
+        losses: t.losses,
     }
 }
 
@@ -207,14 +307,14 @@ fn within_limits(schema: &Value) -> Result<(), Degrade> {
     }
     optional_within_limit(c.optional)?;
     if c.unions > MAX_UNIONS {
-        return over_limit(format!("{} union-typed nodes (`anyOf` or a list of types); strict tools and `output_config.format` allow {MAX_UNIONS} per request", c.unions));
+        return over_limit(format!("{} union-typed nodes (`anyOf` or a list of types); one strict schema with {FAILS_AT_UNIONS} already fails (`Schema is too complex for compilation`), so at most {MAX_UNIONS} are sent strict", c.unions));
     }
     Ok(())
 }
 
 fn optional_within_limit(optional: usize) -> Result<(), Degrade> {
     if optional > MAX_OPTIONAL {
-        return over_limit(format!("{optional} optional properties; strict tools and `output_config.format` allow {MAX_OPTIONAL} per request"));
+        return over_limit(format!("{optional} optional properties; one strict schema with {FAILS_AT_OPTIONAL} already fails (`Schema is too complex for compilation`), so at most {MAX_OPTIONAL} are sent strict"));
     }
     Ok(())
 }
@@ -226,9 +326,9 @@ fn over_limit(what: String) -> Result<(), Degrade> {
 /// The `input_schema` of a plain (non-strict) forced tool: guidance only, so it may stay open,
 /// but its root must say `type: "object"` (exact: the root admits only objects). When even
 /// that cannot be emitted, `{"type": "object"}` is what the tool guarantees anyway.
-fn guide(schema: &Schema) -> Value {
+fn guide(schema: &Schema, caps: &'static Capabilities) -> Value {
     let dialect = JsonDialect {
-        caps: Some(&CLAUDE),
+        caps: Some(caps),
         closure: Closure::ExplicitOpen,
         types: Types::AsSource,
         // Tool input schemas are JSON Schema 2020-12 (providers.md A3): `$defs` and `$ref`.

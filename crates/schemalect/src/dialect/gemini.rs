@@ -1,5 +1,6 @@
-//! Gemini's two structured-output dialects, both sent in `generationConfig` with
-//! `responseMimeType: "application/json"` (required beside either schema field, GG2):
+//! Gemini's structured-output dialects. Two are sent in `generateContent`'s `generationConfig`
+//! with `responseMimeType: "application/json"` (required beside either schema field, GG2), on
+//! the Gemini API and on Vertex AI (`vertex-gemini`, the same `responseSchema` lowering):
 //!
 //! - [`openapi`]: `responseSchema`, the OpenAPI-subset `Schema` proto. It has no
 //!   `additionalProperties`, so every OBJECT is closed to its declared properties; `type` is a
@@ -11,13 +12,20 @@
 //!
 //! When nothing native keeps the widening contract, both fall back to the mime type alone,
 //! whose decoder language is every JSON value, so the fallback is always sound.
+//!
+//! The third wire, the Interactions API ([`interactions`]), carries the schema in a
+//! `response_format` entry instead, with its own (probed, smaller) subset.
 
+mod interactions;
 mod json_schema;
 mod openapi;
 
+pub use interactions::CAPABILITIES as INTERACTIONS_CAPABILITIES;
 pub use json_schema::CAPABILITIES as JSON_CAPABILITIES;
 pub use openapi::CAPABILITIES as OPENAPI_CAPABILITIES;
+pub use openapi::VERTEX_CAPABILITIES;
 
+pub(crate) use interactions::lower as lower_interactions;
 pub(crate) use json_schema::lower as lower_json;
 pub(crate) use openapi::lower as lower_openapi;
 
@@ -57,12 +65,19 @@ fn json_only(why: Loss) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::{JSON_CAPABILITIES, OPENAPI_CAPABILITIES};
+    use super::{
+        INTERACTIONS_CAPABILITIES, JSON_CAPABILITIES, OPENAPI_CAPABILITIES, VERTEX_CAPABILITIES,
+    };
     use crate::keywords::SUBSET;
 
     #[test]
     fn every_subset_keyword_has_exactly_one_sourced_row_in_each_table() {
-        for caps in [&OPENAPI_CAPABILITIES, &JSON_CAPABILITIES] {
+        for caps in [
+            &OPENAPI_CAPABILITIES,
+            &JSON_CAPABILITIES,
+            &INTERACTIONS_CAPABILITIES,
+            &VERTEX_CAPABILITIES,
+        ] {
             for k in SUBSET {
                 let n = caps.rows.iter().filter(|r| r.keyword == k.name).count();
                 assert_eq!(n, 1, "{:?}: {}", caps.target, k.name);

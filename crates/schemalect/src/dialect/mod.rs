@@ -10,6 +10,7 @@ mod gemini;
 pub(crate) mod normalize;
 mod ollama;
 mod openai;
+pub mod refusal;
 mod simple_regex;
 
 use crate::ir::Schema;
@@ -20,6 +21,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 
 pub use caps::Capabilities;
+pub use refusal::{contradiction, Contradicted, Contradiction};
 
 /// What a dialect produced: the lowering without its schema handle.
 pub(crate) struct Outcome {
@@ -60,33 +62,41 @@ pub fn capabilities(target: Target) -> &'static Capabilities {
         }
         Target::Claude => &claude::CLAUDE,
         Target::ClaudeNative => &claude::CLAUDE_NATIVE,
+        Target::OpenAiResponses => openai::table(target),
+        Target::BedrockClaude => &claude::BEDROCK,
+        Target::GeminiInteractions => &gemini::INTERACTIONS_CAPABILITIES,
+        Target::VertexGemini => &gemini::VERTEX_CAPABILITIES,
     }
 }
 
 /// The reshapings a target's dialect needs to reach its strict mode (reshaping profile).
 pub(crate) fn reshape_needs(target: Target) -> Needs {
     match target {
-        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => Needs {
+        Target::OpenAi
+        | Target::OpenAiResponses
+        | Target::Groq
+        | Target::Mistral
+        | Target::OpenRouter => Needs {
             close_objects: true,
             all_required: true,
             maps_as_entries: true,
             opaque_free_objects: true,
             envelope_root: true,
         },
-        Target::Claude | Target::ClaudeNative => Needs {
+        Target::Claude | Target::ClaudeNative | Target::BedrockClaude => Needs {
             close_objects: true,
             all_required: false,
             maps_as_entries: true,
             opaque_free_objects: true,
             envelope_root: true,
         },
-        Target::Gemini => Needs {
+        Target::Gemini | Target::VertexGemini => Needs {
             maps_as_entries: true,
             opaque_free_objects: true,
             ..Needs::default()
         },
-        // Both speak JSON Schema with explicit `additionalProperties`: nothing to reshape.
-        Target::GeminiJson | Target::Ollama => Needs::default(),
+        // All three speak JSON Schema with explicit `additionalProperties`: nothing to reshape.
+        Target::GeminiJson | Target::GeminiInteractions | Target::Ollama => Needs::default(),
     }
 }
 
@@ -114,7 +124,9 @@ pub(crate) fn lower_derived(
     let (inlined, expansion) = normalize::inline_references_within_bound(schema);
     let mut out = match target {
         // The one dialect that closes every object itself must know which it must not close.
-        Target::Gemini => gemini::lower_openapi(&inlined.schema, options, hidden),
+        Target::Gemini | Target::VertexGemini => {
+            gemini::lower_openapi(&inlined.schema, options, hidden)
+        }
         _ => lower_inlined(&inlined.schema, target, options),
     };
     if let Some(x) = expansion.filter(|_| out.mode > Mode::Widened) {
@@ -134,15 +146,19 @@ pub(crate) fn lower_derived(
 fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
-        Target::Gemini => {
+        Target::Gemini | Target::VertexGemini => {
             gemini::lower_openapi(schema, options, &declared::hidden_by_references(schema))
         }
         Target::GeminiJson => gemini::lower_json(schema, options),
-        Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
-            openai::lower(schema, target, options)
-        }
+        Target::GeminiInteractions => gemini::lower_interactions(schema, options),
+        Target::OpenAi
+        | Target::OpenAiResponses
+        | Target::Groq
+        | Target::Mistral
+        | Target::OpenRouter => openai::lower(schema, target, options),
         Target::Claude => claude::lower_tool(schema, options),
         Target::ClaudeNative => claude::lower_native(schema, options),
+        Target::BedrockClaude => claude::lower_bedrock(schema, options),
     }
 }
 

@@ -44,6 +44,7 @@ pub(crate) const MAX_OPEN_OBJECT_NAMES: usize = 48;
 pub static CAPABILITIES: Capabilities = Capabilities {
     target: Target::Ollama,
     field: "format",
+    route: "`format`: a JSON Schema or `\"json\"`: https://github.com/ollama/ollama/blob/fb307609/docs/api.md (providers.md L1, L2)",
     rows: &[
         row("type", Support::Kept, L4),
         row("enum", Support::Kept, L4),

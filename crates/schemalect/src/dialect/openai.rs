@@ -1,4 +1,5 @@
-//! The OpenAI family (`openai`, `groq`, `mistral`, `openrouter`): `response_format`.
+//! The OpenAI family (`openai`, `groq`, `mistral`, `openrouter`): `response_format`; and
+//! `openai-responses`, the same strict subset in the Responses API's `text.format`.
 //!
 //! Strict `json_schema` constrains decoding to the schema sent, so it is the only native mode
 //! that enforces more than "an object". Strict decoders close every object and require every
@@ -46,14 +47,14 @@ const M1: &str = "https://docs.mistral.ai/capabilities/structured-output/custom_
 const I_M1: &str = "https://github.com/BerriAI/litellm/pull/13389 (providers.md I-M1)";
 const R1: &str = "https://openrouter.ai/docs/structured-outputs (providers.md R1: the routed provider's schema rules apply)";
 
+const O_ROUTE: &str = "`response_format` `{type: \"json_schema\", json_schema: {name, schema, strict}}` or `{type: \"json_object\"}`: https://platform.openai.com/docs/guides/structured-outputs ; https://github.com/openai/openai-openapi `ResponseFormatJsonSchema` (providers.md O1, O3, O4)";
+const O_RESPONSES_ROUTE: &str = "Responses API `text.format` `{type: \"json_schema\", name, schema, strict}` or `{type: \"json_object\"}`: https://platform.openai.com/docs/api-reference/responses/create ; the same strict subset: https://platform.openai.com/docs/guides/structured-outputs (providers.md O1; issue 20)";
+
 const NOT_STRICT_SUBSET: &str =
     "not sent: outside the strict subset, and strict mode refuses unsupported keywords";
 
-/// OpenAI Chat Completions strict `json_schema`.
-pub static OPENAI: Capabilities = Capabilities {
-    target: Target::OpenAi,
-    field: "response_format.json_schema.schema",
-    rows: &[
+/// OpenAI strict `json_schema`: one subset for Chat Completions and the Responses API.
+static OPENAI_ROWS: [Row; 30] = [
         row("type", Support::Kept, O1),
         row("enum", Support::Partial(Partial::EnumValues(ValueKinds::Scalars)), O1_ENUM),
         row("const", Support::Rewritten(Rewrite::ConstAsEnum), O1),
@@ -84,7 +85,23 @@ pub static OPENAI: Capabilities = Capabilities {
         row("format", Support::Rewritten(Rewrite::IntoDescription), I_O8),
         row("$schema", Support::Dropped(NOT_STRICT_SUBSET), O1),
         row("$id", Support::Dropped(NOT_STRICT_SUBSET), O1),
-    ],
+];
+
+/// OpenAI Chat Completions strict `json_schema`.
+pub static OPENAI: Capabilities = Capabilities {
+    target: Target::OpenAi,
+    field: "response_format.json_schema.schema",
+    route: O_ROUTE,
+    rows: &OPENAI_ROWS,
+};
+
+/// OpenAI Responses API strict `json_schema` in `text.format`: the same strict subset as
+/// Chat Completions (one structured-outputs guide documents both), so the same rows.
+pub static OPENAI_RESPONSES: Capabilities = Capabilities {
+    target: Target::OpenAiResponses,
+    field: "text.format.schema",
+    route: O_RESPONSES_ROUTE,
+    rows: &OPENAI_ROWS,
 };
 
 /// The structural core for OpenAI-compatible providers whose strict subset is smaller,
@@ -153,6 +170,7 @@ static OPENROUTER_ROWS: [Row; 30] = compat_rows(
 pub static GROQ: Capabilities = Capabilities {
     target: Target::Groq,
     field: "response_format.json_schema.schema",
+    route: G1,
     rows: &GROQ_ROWS,
 };
 
@@ -160,6 +178,7 @@ pub static GROQ: Capabilities = Capabilities {
 pub static MISTRAL: Capabilities = Capabilities {
     target: Target::Mistral,
     field: "response_format.json_schema.schema",
+    route: M1,
     rows: &MISTRAL_ROWS,
 };
 
@@ -167,6 +186,7 @@ pub static MISTRAL: Capabilities = Capabilities {
 pub static OPENROUTER: Capabilities = Capabilities {
     target: Target::OpenRouter,
     field: "response_format.json_schema.schema",
+    route: R1,
     rows: &OPENROUTER_ROWS,
 };
 
@@ -176,6 +196,7 @@ pub(crate) fn table(target: Target) -> &'static Capabilities {
         Target::Groq => &GROQ,
         Target::Mistral => &MISTRAL,
         Target::OpenRouter => &OPENROUTER,
+        Target::OpenAiResponses => &OPENAI_RESPONSES,
         _ => &OPENAI,
     }
 }
@@ -209,10 +230,18 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
             }
             spec.insert("schema".into(), sent);
             spec.insert("strict".into(), Value::Bool(true));
-            let format = super::object([
-                ("type", Value::from("json_schema")),
-                ("json_schema", Value::Object(spec)),
-            ]);
+            let format = if target == Target::OpenAiResponses {
+                // The Responses API spells the same fields flat beside `type`.
+                let mut flat = Map::new();
+                flat.insert("type".into(), Value::from("json_schema"));
+                flat.extend(spec);
+                Value::Object(flat)
+            } else {
+                super::object([
+                    ("type", Value::from("json_schema")),
+                    ("json_schema", Value::Object(spec)),
+                ])
+            };
             Outcome {
                 mode: if losses.is_empty() {
                     Mode::Exact
@@ -227,11 +256,16 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
     }
 }
 
-/// The request fragment: `response_format`, plus OpenRouter's `provider.require_parameters`
-/// so routes that would silently ignore `response_format` are skipped.
+/// The request fragment: `response_format` (the Responses API: `text.format`), plus
+/// OpenRouter's `provider.require_parameters` so routes that would silently ignore
+/// `response_format` are skipped.
 fn request(target: Target, options: &LowerOptions, format: Value) -> Value {
     let mut wire = Map::new();
-    wire.insert("response_format".into(), format);
+    if target == Target::OpenAiResponses {
+        wire.insert("text".into(), super::object([("format", format)]));
+    } else {
+        wire.insert("response_format".into(), format);
+    }
     if target == Target::OpenRouter && options.openrouter_require_parameters {
         wire.insert("provider".into(), json!({"require_parameters": true}));
     }
@@ -274,9 +308,12 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
             caps: Some(caps),
             closure: Closure::RequireClosed { all_required: true },
             types: Types::OutsideUnions,
-            // OpenAI and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
+            // OpenAI (both APIs) and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
             // and OpenRouter routes do not say, so recursion degrades there.
-            references: matches!(caps.target, Target::OpenAi | Target::Groq),
+            references: matches!(
+                caps.target,
+                Target::OpenAi | Target::OpenAiResponses | Target::Groq
+            ),
         },
     )?;
     let mut sent = emitted.schema;

@@ -194,6 +194,40 @@ const CLAUDE: Family = Family {
     read: read_claude,
 };
 
+/// OpenAI Responses API: `status`, and `output[*]` message items whose `output_text` parts
+/// hold the answer (a `refusal` part replaces it); `incomplete` is a token or content cut-off.
+const RESPONSES: Family = Family {
+    stop_at: "/status",
+    complete: &["completed"],
+    truncated: &["incomplete"],
+    refused: &[],
+    refusal_at: None,
+    blocked_at: None,
+    read: read_responses,
+};
+
+/// Gemini Interactions API: `status`, and `outputs[*]` entries of type `text`.
+const INTERACTIONS: Family = Family {
+    stop_at: "/status",
+    complete: &["completed"],
+    truncated: &["incomplete"],
+    refused: &[],
+    refusal_at: None,
+    blocked_at: None,
+    read: read_interactions,
+};
+
+/// Bedrock Converse: `stopReason`, and `output.message.content[*]` blocks (`toolUse`, `text`).
+const CONVERSE: Family = Family {
+    stop_at: "/stopReason",
+    complete: &["end_turn", "tool_use", "stop_sequence"],
+    truncated: &["max_tokens", "model_context_window_exceeded"],
+    refused: &[],
+    refusal_at: None,
+    blocked_at: None,
+    read: read_converse,
+};
+
 /// The family of each target.
 const FAMILIES: &[(Target, &Family)] = &[
     (Target::OpenAi, &OPENAI),
@@ -205,6 +239,10 @@ const FAMILIES: &[(Target, &Family)] = &[
     (Target::Ollama, &OLLAMA),
     (Target::Claude, &CLAUDE),
     (Target::ClaudeNative, &CLAUDE),
+    (Target::OpenAiResponses, &RESPONSES),
+    (Target::BedrockClaude, &CONVERSE),
+    (Target::GeminiInteractions, &INTERACTIONS),
+    (Target::VertexGemini, &GEMINI),
 ];
 
 /// Reads the answer from `target`'s response body (the whole JSON body of a non-streaming
@@ -213,6 +251,14 @@ const FAMILIES: &[(Target, &Family)] = &[
 pub fn reply(target: Target, tool: Option<&str>, body: &Value) -> Result<Reply, ExtractError> {
     if let Some(message) = provider_error(body) {
         return Err(ExtractError::Provider { message });
+    }
+    // AWS error bodies are `{"message": "…"}` with no `output`.
+    if target == Target::BedrockClaude && body.get("output").is_none() {
+        if let Some(message) = body.get("message").and_then(Value::as_str) {
+            return Err(ExtractError::Provider {
+                message: message.to_owned(),
+            });
+        }
     }
     let family = FAMILIES
         .iter()
@@ -375,6 +421,130 @@ fn read_claude(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError> 
         let input = call.get("input").ok_or(ExtractError::Malformed {
             at: AT,
             expected: "`input` in the tool_use block",
+        })?;
+        return Ok(Reply::ToolUse {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            input: input.clone(),
+        });
+    }
+    Err(match other {
+        Some(found) => ExtractError::WrongTool {
+            expected: expected.to_owned(),
+            found: found.to_owned(),
+        },
+        None => ExtractError::NoToolUse {
+            tool: expected.to_owned(),
+        },
+    })
+}
+
+/// The `output_text` parts of the Responses API's `message` items, concatenated; a `refusal`
+/// part is the model refusing.
+fn read_responses(body: &Value, _tool: Option<&str>) -> Result<Reply, ExtractError> {
+    const AT: &str = "/output";
+    let items = body
+        .get("output")
+        .and_then(Value::as_array)
+        .ok_or(ExtractError::Malformed {
+            at: AT,
+            expected: "list of output items",
+        })?;
+    let mut text = String::new();
+    let mut found = false;
+    let parts = items
+        .iter()
+        .filter(|i| i.get("type").and_then(Value::as_str) == Some("message"))
+        .filter_map(|i| i.get("content").and_then(Value::as_array))
+        .flatten();
+    for part in parts {
+        match part.get("type").and_then(Value::as_str) {
+            Some("output_text") => {
+                if let Some(t) = part.get("text").and_then(Value::as_str) {
+                    text.push_str(t);
+                    found = true;
+                }
+            }
+            Some("refusal") => {
+                let words = part.get("refusal").and_then(Value::as_str).unwrap_or("");
+                return Err(ExtractError::Refusal {
+                    text: words.to_owned(),
+                });
+            }
+            _ => {}
+        }
+    }
+    if found {
+        Ok(Reply::Text(text))
+    } else {
+        Err(ExtractError::Malformed {
+            at: AT,
+            expected: "`output_text` part",
+        })
+    }
+}
+
+/// The `text` entries of an interaction's `outputs`, concatenated (thoughts left out).
+fn read_interactions(body: &Value, _tool: Option<&str>) -> Result<Reply, ExtractError> {
+    const AT: &str = "/outputs";
+    let outputs = body
+        .get("outputs")
+        .and_then(Value::as_array)
+        .ok_or(ExtractError::Malformed {
+            at: AT,
+            expected: "list of outputs",
+        })?;
+    let texts: Vec<&str> = outputs
+        .iter()
+        .filter(|o| o.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|o| o.get("text").and_then(Value::as_str))
+        .collect();
+    if texts.is_empty() {
+        return Err(ExtractError::Malformed {
+            at: AT,
+            expected: "text output",
+        });
+    }
+    Ok(Reply::Text(texts.concat()))
+}
+
+/// The forced tool's `toolUse` block of a Converse message, or its `text` blocks.
+fn read_converse(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError> {
+    const AT: &str = "/output/message/content";
+    let blocks = body
+        .pointer(AT)
+        .and_then(Value::as_array)
+        .ok_or(ExtractError::Malformed {
+            at: AT,
+            expected: "list of content blocks",
+        })?;
+    let Some(expected) = tool else {
+        let texts: Vec<&str> = blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect();
+        if texts.is_empty() {
+            return Err(ExtractError::Malformed {
+                at: AT,
+                expected: "text block",
+            });
+        }
+        return Ok(Reply::Text(texts.concat()));
+    };
+    let mut other = None;
+    for call in blocks.iter().filter_map(|b| b.get("toolUse")) {
+        let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
+        if name != expected {
+            other.get_or_insert(name);
+            continue;
+        }
+        let id = call
+            .get("toolUseId")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let input = call.get("input").ok_or(ExtractError::Malformed {
+            at: AT,
+            expected: "`input` in the toolUse block",
         })?;
         return Ok(Reply::ToolUse {
             id: id.to_owned(),
@@ -673,6 +843,81 @@ mod tests {
                 "{t}"
             );
         }
+    }
+
+    #[test]
+    fn the_new_routes_bodies_are_read() {
+        let responses = json!({
+            "id": "resp_1", "object": "response", "status": "completed",
+            "output": [
+                {"type": "reasoning", "id": "rs_1", "summary": []},
+                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "{\"a\":1}", "annotations": []}]}
+            ]
+        });
+        assert_eq!(
+            reply(Target::OpenAiResponses, None, &responses),
+            Ok(Reply::Text("{\"a\":1}".into()))
+        );
+        let refused = json!({"status": "completed", "output": [{"type": "message", "content": [{"type": "refusal", "refusal": "no"}]}]});
+        assert_eq!(
+            reply(Target::OpenAiResponses, None, &refused),
+            Err(ExtractError::Refusal { text: "no".into() })
+        );
+        assert_eq!(
+            reply(
+                Target::OpenAiResponses,
+                None,
+                &json!({"status": "incomplete", "output": []})
+            ),
+            Err(ExtractError::Truncated {
+                reason: "incomplete".into()
+            })
+        );
+        let interaction = json!({"id": "i1", "status": "completed", "outputs": [
+            {"type": "thought", "signature": "x"}, {"type": "text", "text": "{}"}
+        ]});
+        assert_eq!(
+            reply(Target::GeminiInteractions, None, &interaction),
+            Ok(Reply::Text("{}".into()))
+        );
+        let converse = json!({
+            "output": {"message": {"role": "assistant", "content": [
+                {"toolUse": {"toolUseId": "tooluse_1", "name": "answer", "input": {"a": 1}}}
+            ]}},
+            "stopReason": "tool_use"
+        });
+        assert_eq!(
+            reply(Target::BedrockClaude, Some("answer"), &converse),
+            Ok(Reply::ToolUse {
+                id: "tooluse_1".into(),
+                name: "answer".into(),
+                input: json!({"a": 1})
+            })
+        );
+        assert_eq!(
+            reply(Target::BedrockClaude, Some("other"), &converse),
+            Err(ExtractError::WrongTool {
+                expected: "other".into(),
+                found: "answer".into()
+            })
+        );
+        assert_eq!(
+            reply(
+                Target::BedrockClaude,
+                None,
+                &json!({"message": "The provided model identifier is invalid."})
+            ),
+            Err(ExtractError::Provider {
+                message: "The provided model identifier is invalid.".into()
+            })
+        );
+        let cut = json!({"output": {"message": {"content": []}}, "stopReason": "max_tokens"});
+        assert_eq!(
+            reply(Target::BedrockClaude, Some("answer"), &cut),
+            Err(ExtractError::Truncated {
+                reason: "max_tokens".into()
+            })
+        );
     }
 
     #[test]

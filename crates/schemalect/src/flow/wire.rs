@@ -21,6 +21,13 @@ const SCHEMA_AT: &[(Target, &str)] = &[
     (Target::Ollama, "/format"),
     (Target::Claude, "/tools/0/input_schema"),
     (Target::ClaudeNative, "/output_config/format/schema"),
+    (Target::OpenAiResponses, "/text/format/schema"),
+    (
+        Target::BedrockClaude,
+        "/toolConfig/tools/0/toolSpec/inputSchema/json",
+    ),
+    (Target::GeminiInteractions, "/response_format/schema"),
+    (Target::VertexGemini, "/generationConfig/responseSchema"),
 ];
 
 /// JSON modes that only admit an object at the root: OpenAI-compatible `json_object`
@@ -31,6 +38,7 @@ const OBJECT_ONLY_JSON_MODES: &[(Target, &str, &str)] = &[
     (Target::Mistral, "/response_format/type", "json_object"),
     (Target::OpenRouter, "/response_format/type", "json_object"),
     (Target::Ollama, "/format", "json"),
+    (Target::OpenAiResponses, "/text/format/type", "json_object"),
 ];
 
 /// What the flow needs to know about a request fragment.
@@ -63,13 +71,18 @@ pub(crate) fn facts(target: Target, wire: &Value) -> WireFacts<'_> {
             .pointer("/tool_choice/name")
             .or_else(|| wire.pointer("/tools/0/name"))
             .and_then(Value::as_str),
+        // Converse: `toolChoice: {tool: {name}}` names it.
+        Target::BedrockClaude => wire
+            .pointer("/toolConfig/toolChoice/tool/name")
+            .or_else(|| wire.pointer("/toolConfig/tools/0/toolSpec/name"))
+            .and_then(Value::as_str),
         _ => None,
     };
     WireFacts {
         schema,
         tool,
         object_only,
-        openapi_schema: target == Target::Gemini && schema.is_some(),
+        openapi_schema: matches!(target, Target::Gemini | Target::VertexGemini) && schema.is_some(),
     }
 }
 
@@ -110,15 +123,38 @@ mod tests {
                 Target::ClaudeNative,
                 json!({"output_config": {"format": {"type": "json_schema", "schema": s}}}),
             ),
+            (
+                Target::OpenAiResponses,
+                json!({"text": {"format": {"type": "json_schema", "name": "x", "schema": s, "strict": true}}}),
+            ),
+            (
+                Target::BedrockClaude,
+                json!({"toolConfig": {"tools": [{"toolSpec": {"name": "answer", "inputSchema": {"json": s}}}], "toolChoice": {"tool": {"name": "answer"}}}}),
+            ),
+            (
+                Target::GeminiInteractions,
+                json!({"response_format": {"type": "text", "mime_type": "application/json", "schema": s}}),
+            ),
+            (
+                Target::VertexGemini,
+                json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": s}}),
+            ),
         ];
         for (t, wire) in &cases {
             let f = facts(*t, wire);
             assert_eq!(f.schema, Some(&s), "{t}");
             assert!(!f.object_only, "{t}");
-            assert_eq!(f.openapi_schema, *t == Target::Gemini);
+            assert_eq!(
+                f.openapi_schema,
+                matches!(*t, Target::Gemini | Target::VertexGemini)
+            );
         }
         assert_eq!(facts(Target::Claude, &cases[4].1).tool, Some("answer"));
         assert_eq!(facts(Target::Ollama, &cases[4].1).tool, None);
+        assert_eq!(
+            facts(Target::BedrockClaude, &cases[7].1).tool,
+            Some("answer")
+        );
     }
 
     #[test]
@@ -130,6 +166,11 @@ mod tests {
                 true,
             ),
             (Target::Ollama, json!({"format": "json"}), true),
+            (
+                Target::OpenAiResponses,
+                json!({"text": {"format": {"type": "json_object"}}}),
+                true,
+            ),
             (
                 Target::Gemini,
                 json!({"generationConfig": {"responseMimeType": "application/json"}}),

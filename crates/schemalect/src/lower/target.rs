@@ -24,11 +24,21 @@ pub enum Target {
     Claude,
     /// Claude `output_config.format` (constrained JSON outputs).
     ClaudeNative,
+    /// OpenAI Responses API `text.format` (strict `json_schema`, else `json_object`): the same
+    /// accepted subset as Chat Completions, another wire shape.
+    OpenAiResponses,
+    /// Claude on Amazon Bedrock's Converse API: one forced tool in `toolConfig` (Bedrock
+    /// refuses Claude's `output_config.format` for recent models).
+    BedrockClaude,
+    /// Gemini Interactions API `response_format` (a `{type: "text", mime_type, schema}` entry).
+    GeminiInteractions,
+    /// Vertex AI Gemini `generationConfig.responseSchema` (Vertex's OpenAPI-subset `Schema`).
+    VertexGemini,
 }
 
 impl Target {
     /// Every target, in the order reports list them.
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 13] = [
         Target::OpenAi,
         Target::Groq,
         Target::Mistral,
@@ -38,6 +48,10 @@ impl Target {
         Target::Ollama,
         Target::Claude,
         Target::ClaudeNative,
+        Target::OpenAiResponses,
+        Target::BedrockClaude,
+        Target::GeminiInteractions,
+        Target::VertexGemini,
     ];
 
     /// The name used on the command line and in reports.
@@ -52,6 +66,10 @@ impl Target {
             Target::Ollama => "ollama",
             Target::Claude => "claude",
             Target::ClaudeNative => "claude-native",
+            Target::OpenAiResponses => "openai-responses",
+            Target::BedrockClaude => "bedrock-claude",
+            Target::GeminiInteractions => "gemini-interactions",
+            Target::VertexGemini => "vertex-gemini",
         }
     }
 
@@ -77,7 +95,7 @@ impl fmt::Display for Target {
 
 /// An unknown target name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown target `{0}`; expected one of: openai, groq, mistral, openrouter, gemini, gemini-json, ollama, claude, claude-native")]
+#[error("unknown target `{0}`; expected one of: openai, groq, mistral, openrouter, gemini, gemini-json, ollama, claude, claude-native, openai-responses, bedrock-claude, gemini-interactions, vertex-gemini")]
 pub struct UnknownTarget(pub String);
 
 impl FromStr for Target {

@@ -201,24 +201,38 @@ fn per_request_limits_keep_the_tool_plain() {
         }
         Value::Object(m)
     };
-    // 24 optional properties fit, 25 do not.
-    let l = tool(object(many(24, json!({"type": "string"})), &[]));
+    // One schema with 24 optional properties already fails compilation: 23 fit, 24 do not.
+    let l = tool(object(many(23, json!({"type": "string"})), &[]));
     assert_eq!(l.mode(), Mode::Exact);
-    let l = tool(object(many(25, json!({"type": "string"})), &[]));
+    let l = tool(object(many(24, json!({"type": "string"})), &[]));
     assert_eq!(l.mode(), Mode::Json);
-    assert!(l.losses()[0].reason.contains("25 optional"));
-    // 16 union-typed nodes fit, 17 do not.
+    assert!(l.losses()[0].reason.contains("24 optional"));
+    assert!(l.losses()[0].reason.contains("at most 23"));
+    // Likewise 16 union-typed nodes: 15 fit, 16 do not.
     let nullable = json!({"type": ["string", "null"]});
-    let names: Vec<String> = (0..17).map(|i| format!("p{i}")).collect();
+    let names: Vec<String> = (0..16).map(|i| format!("p{i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let l = tool(object(
-        many(16, nullable.clone()),
-        names.get(..16).unwrap_or_default(),
+        many(15, nullable.clone()),
+        names.get(..15).unwrap_or_default(),
     ));
     assert_eq!(l.mode(), Mode::Exact);
-    let l = tool(object(many(17, nullable), &names));
+    let l = tool(object(many(16, nullable.clone()), &names));
     assert_eq!(l.mode(), Mode::Json);
-    assert!(l.losses()[0].reason.contains("17 union-typed"));
+    assert!(l.losses()[0].reason.contains("16 union-typed"));
+    // Bedrock's forced tool is the same model's compiler: the same thresholds.
+    let l = lower_with(
+        Target::BedrockClaude,
+        object(many(16, nullable), &names),
+        &LowerOptions::default(),
+    );
+    assert_eq!(l.mode(), Mode::Json);
+    assert_eq!(
+        l.wire().pointer("/toolConfig/tools/0/toolSpec/strict"),
+        None,
+        "{}",
+        l.wire()
+    );
 }
 
 #[test]

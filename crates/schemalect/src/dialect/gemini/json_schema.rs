@@ -25,6 +25,7 @@ const I_G5: &str = "https://github.com/google-gemini/gemini-cli/issues/3178 (pro
 pub static CAPABILITIES: Capabilities = Capabilities {
     target: Target::GeminiJson,
     field: "generationConfig.responseJsonSchema",
+    route: "`generationConfig.responseJsonSchema` with `responseMimeType: \"application/json\"`: https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/generative_service.proto `GenerationConfig` (providers.md GG2, §3.1)",
     rows: &[
         row("type", Support::Kept, I_G6),
         row("enum", Support::Partial(Partial::EnumValues(ValueKinds::StringsAndNumbers)), "listed as \"enum (strings and numbers)\"; other values might be silently removed from the list, which narrows, so such an enum is dropped whole: https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/generative_service.proto (providers.md GG2, §3.3 ⚠)"),

@@ -35,7 +35,7 @@
 mod tests;
 
 use super::{json_only, native};
-use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
+use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support};
 use crate::dialect::emit::{
     declares_properties, full_match_safe, with_format_hint, Degrade, MAX_EMITTED_NODES,
 };
@@ -61,12 +61,11 @@ const I_G9: &str = "https://github.com/decolua/9router/pull/3018 `Unknown name \
 const I_G5: &str = "https://github.com/google-gemini/gemini-cli/issues/3178 `only 'enum' and 'date-time' are supported for STRING type` (providers.md I-G5, §3.2, §7)";
 const ITEMS: &str = "https://github.com/cline/cline/issues/7339 ARRAY without `items` → 400 `items: missing field`; Schema.items (providers.md GG1, §3.2)";
 
-/// What `responseSchema` does with each subset keyword. The lowering below is written to
-/// these rows; the generic emitter does not read them.
-pub static CAPABILITIES: Capabilities = Capabilities {
-    target: Target::Gemini,
-    field: "generationConfig.responseSchema",
-    rows: &[
+/// The rows of `responseSchema` on both hosts; only `additional` (the `additionalProperties`
+/// row) differs between the Gemini API and Vertex AI.
+#[rustfmt::skip]
+const fn rows(additional: Row) -> [Row; 30] {
+    [
         row("type", Support::Rewritten(Rewrite::TypeUnionSplit), I_G6),
         row("enum", Support::Partial(Partial::LiteralsByType), I_G4),
         row("const", Support::Partial(Partial::LiteralsByType), I_G8),
@@ -85,7 +84,7 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("uniqueItems", Support::Dropped("no such field in the proto (400 `Unknown name`)"), I_G9),
         row("properties", Support::Kept, I_G1),
         row("required", Support::Kept, GG1),
-        row("additionalProperties", Support::Partial(Partial::ClosedToDeclared), I_G7),
+        additional,
         row("oneOf", Support::Rewritten(Rewrite::OneOfAsAnyOf), I_G8),
         row("anyOf", Support::Kept, I_G6),
         row("allOf", Support::Rewritten(Rewrite::MergedIntoParent), "no such field in the proto (providers.md §3.2, §7 caveat: dropping members that declare properties narrows closed objects): https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto"),
@@ -97,8 +96,42 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("format", Support::Rewritten(Rewrite::IntoDescription), I_G5),
         row("$schema", Support::Dropped("no such field in the proto (400 `Unknown name`); an annotation"), GG1),
         row("$id", Support::Dropped("no such field in the proto (400 `Unknown name`); an annotation"), GG1),
-    ],
+    ]
+}
+
+/// What `responseSchema` does with each subset keyword. The lowering below is written to
+/// these rows; the generic emitter does not read them.
+pub static CAPABILITIES: Capabilities = Capabilities {
+    target: Target::Gemini,
+    field: "generationConfig.responseSchema",
+    route: "`generationConfig.responseSchema` with `responseMimeType: \"application/json\"`: https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/generative_service.proto `GenerationConfig` (providers.md GG2, §3.1)",
+    rows: &GEMINI_ROWS,
 };
+
+static GEMINI_ROWS: [Row; 30] = rows(row(
+    "additionalProperties",
+    Support::Partial(Partial::ClosedToDeclared),
+    I_G7,
+));
+
+/// Vertex AI's `responseSchema`: the same `Schema` dialect, whose Vertex proto also has
+/// `additionalProperties` (GG4). It is still not sent: what Vertex's decoder does with an open
+/// object in this dialect is undocumented, and closing every object to its declared properties
+/// is exact on the declared fragment, so the Gemini API lowering is the sound one on both hosts.
+pub static VERTEX_CAPABILITIES: Capabilities = Capabilities {
+    target: Target::VertexGemini,
+    field: "generationConfig.responseSchema",
+    route: "Vertex AI `generateContent`: `generationConfig.responseSchema` with `responseMimeType: \"application/json\"`, the Vertex `Schema` proto: https://github.com/googleapis/googleapis/blob/f8291d2b/google/cloud/aiplatform/v1/openapi.proto ; https://github.com/agentgateway/agentgateway/pull/3590 (providers.md GG4, providers-2026-12.md §3.3)",
+    rows: &VERTEX_ROWS,
+};
+
+static VERTEX_ROWS: [Row; 30] = rows(row(
+    "additionalProperties",
+    Support::Partial(Partial::ClosedToDeclared),
+    VERTEX_ADDITIONAL,
+));
+
+const VERTEX_ADDITIONAL: &str = "Vertex's `Schema` has `additionalProperties` (providers.md GG4: https://github.com/googleapis/googleapis/blob/f8291d2b/google/cloud/aiplatform/v1/openapi.proto ; accepted live where the Gemini API refuses it: https://github.com/agentgateway/agentgateway/pull/3590 , providers-2026-12.md §3.3); not sent, because its decoding of an open object is undocumented and closing to the declared properties is exact on the declared fragment";
 
 /// The request field.
 const FIELD: &str = "responseSchema";
