@@ -263,6 +263,9 @@ pub fn read_text(path: &Path, max: u64) -> Result<String, InputError> {
                     max,
                 });
             }
+            // The whole file in one read into a buffer of its size (one byte more, to see
+            // the end without growing).
+            bytes.reserve_exact(usize::try_from(m.len()).unwrap_or(0).saturating_add(1));
         }
         file.take(limit)
             .read_to_end(&mut bytes)

@@ -137,7 +137,7 @@ pub fn run(args: LintArgs, overrides: Vec<(Vec<Glob>, LintArgs)>, base: &Path) -
         let gone = b.gone();
         let mut report = format!(
             "baseline: {} new, {} known, {} gone",
-            count(collected.new, "finding", "findings"),
+            collected.new,
             collected.known,
             gone.len()
         );
