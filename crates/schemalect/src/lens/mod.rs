@@ -9,7 +9,7 @@
 //!   itself admits `null`, that would be ambiguous, so the present value is wrapped as
 //!   `{"value": …}` and `null` still means absent; or, with `null_means_absent`, `T` is sent
 //!   as it is and `null` lifts to absent (an explicit `null` in the source is sent as absence
-//!   is: see [`Absent::NullOrAbsent`]);
+//!   is: see [`Absent::NullIsAbsence`]);
 //! - a map becomes a list of `{"key", "value"}` entries;
 //! - a node that admits arbitrary objects becomes a string holding JSON text;
 //! - a non-object root is wrapped as `{"value": …}`;
@@ -86,7 +86,7 @@ pub(crate) enum Absent {
     /// The schema admits `null`, and `null` is taken to mean absent (`null_means_absent`): absent
     /// and an explicit `null` are both sent as `null`, and `null` lifts to absent. Exact for
     /// callers that read both alike (serde reads a missing `Option` field and `null` as `None`).
-    NullOrAbsent,
+    NullIsAbsence,
 }
 
 /// A union of reshaped branches.
@@ -293,7 +293,7 @@ impl ShapeLens {
                     let here = at.join(k);
                     let enc = match self.props.iter().find(|p| &*p.name == k.as_str()) {
                         // An explicit `null` is sent as absence is: the lens is not asked.
-                        Some(p) if p.absent == Absent::NullOrAbsent && v.is_null() => Value::Null,
+                        Some(p) if p.absent == Absent::NullIsAbsence && v.is_null() => Value::Null,
                         Some(p) => {
                             let inner = p.lens.enc(v, sides, &here)?;
                             if p.absent == Absent::Wrapped {
@@ -331,7 +331,7 @@ impl ShapeLens {
                     match self.props.iter().find(|p| &*p.name == k.as_str()) {
                         Some(p) => match (p.absent, v) {
                             (
-                                Absent::Null | Absent::Wrapped | Absent::NullOrAbsent,
+                                Absent::Null | Absent::Wrapped | Absent::NullIsAbsence,
                                 Value::Null,
                             ) => {}
                             (Absent::Wrapped, Value::Object(m))

@@ -60,7 +60,7 @@ pub(crate) fn reshape(schema: &Schema, needs: Needs) -> Reshaped {
 
 /// Reshapes `schema` for the given needs. With `null_means_absent`, an optional property whose
 /// schema admits `null` is sent required as it is (no `{"value": …}` wrapper), and `null` in
-/// the answer lifts to absence (see [`Absent::NullOrAbsent`]).
+/// the answer lifts to absence (see [`Absent::NullIsAbsence`]).
 pub(crate) fn reshape_with(schema: &Schema, needs: Needs, null_means_absent: bool) -> Reshaped {
     // References that do not recurse are written out in place first, so the reshaping sees
     // each node's whole structure; recursive ones stay and are left as they are.
@@ -342,14 +342,14 @@ impl Reshaper<'_> {
 
     /// An optional property's wire schema: required and nullable, wrapped when its schema
     /// already admits `null` so that `null` keeps meaning "absent" and nothing else, unless
-    /// `null` may mean absent ([`Absent::NullOrAbsent`]): then the property's own schema is
+    /// `null` may mean absent ([`Absent::NullIsAbsence`]): then the property's own schema is
     /// sent, required, as long as its wire form still admits `null` (`lens` never turns `null`
     /// into something else).
     fn optional(&mut self, source_id: NodeId, wire_id: NodeId, lens: &Lens) -> (NodeId, Absent) {
         let pointer = self.source.node(source_id).pointer.clone();
         let nullable = self.source.admitted(source_id).contains(JsonType::Null);
         if nullable && self.null_means_absent && keeps_null(lens) {
-            return (wire_id, Absent::NullOrAbsent);
+            return (wire_id, Absent::NullIsAbsence);
         }
         let null = self.push(Node {
             pointer: pointer.clone(),

@@ -389,7 +389,11 @@ impl Lowering {
     /// - Ollama: `format` is replaced;
     /// - Claude: the answer tool an earlier merge forced (named by `tool_choice`) and any tool
     ///   of the fragment's name are removed before the fragment's tool is appended to the
-    ///   caller's tools; `tool_choice` and `output_config.format` are replaced or removed.
+    ///   caller's tools; `tool_choice` and `output_config.format` are replaced or removed;
+    /// - OpenAI Responses: `text.format` is replaced, the caller's other `text` settings kept;
+    /// - Gemini Interactions: `response_format` is replaced;
+    /// - Bedrock Converse: a tool of the fragment's name is removed from `toolConfig.tools`
+    ///   before the fragment's is appended, and `toolConfig.toolChoice` is replaced or removed.
     ///
     /// A prompt-mode lowering (an empty fragment) removes them as well. A body that is not an
     /// object becomes the fragment.
@@ -408,7 +412,16 @@ impl Lowering {
             match (target.get_mut(key), value) {
                 (Some(Value::Object(existing)), Value::Object(add)) => {
                     for (k, v) in add {
-                        existing.insert(k.clone(), v.clone());
+                        // Bedrock's `toolConfig.tools`: the caller's tools are kept, as for
+                        // Claude's top-level `tools`.
+                        match (existing.get_mut(k), v) {
+                            (Some(Value::Array(tools)), Value::Array(more)) if k == "tools" => {
+                                tools.extend(more.iter().cloned());
+                            }
+                            _ => {
+                                existing.insert(k.clone(), v.clone());
+                            }
+                        }
                     }
                 }
                 (Some(Value::Array(existing)), Value::Array(add)) if key == "tools" => {
@@ -438,7 +451,38 @@ impl Lowering {
             Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
                 body.remove("response_format");
             }
-            Target::Gemini | Target::GeminiJson => remove_member(
+            Target::OpenAiResponses => remove_member(body, "text", &["format"]),
+            Target::GeminiInteractions => {
+                body.remove("response_format");
+            }
+            Target::BedrockClaude => {
+                let name = |t: &Value| t.pointer("/toolSpec/name").cloned();
+                let names: Vec<Value> = self
+                    .wire
+                    .pointer("/toolConfig/tools")
+                    .and_then(Value::as_array)
+                    .map(|tools| tools.iter().filter_map(name).collect())
+                    .unwrap_or_default();
+                if let Some(Value::Array(tools)) =
+                    body.get_mut("toolConfig").and_then(|c| c.get_mut("tools"))
+                {
+                    tools.retain(|t| name(t).is_none_or(|n| !names.contains(&n)));
+                }
+                remove_member(body, "toolConfig", &["toolChoice"]);
+                if let Some(Value::Object(config)) = body.get_mut("toolConfig") {
+                    if config
+                        .get("tools")
+                        .and_then(Value::as_array)
+                        .is_some_and(Vec::is_empty)
+                    {
+                        config.remove("tools");
+                    }
+                    if config.is_empty() {
+                        body.remove("toolConfig");
+                    }
+                }
+            }
+            Target::Gemini | Target::GeminiJson | Target::VertexGemini => remove_member(
                 body,
                 "generationConfig",
                 &["responseSchema", "responseJsonSchema", "responseMimeType"],
