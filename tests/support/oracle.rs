@@ -1137,9 +1137,11 @@ pub fn decoder_language(target: Target, wire: &Value) -> Result<Value, ProviderE
         // Interactions: the entry's schema, read like `responseJsonSchema` (missing
         // `additionalProperties` closes, the stricter reading); mime type alone: any JSON.
         Target::GeminiInteractions => {
-            let schema = interactions_entries(w)
-                .into_iter()
-                .find_map(|e| e.get("schema"));
+            let schema = w.as_object().and_then(|m| {
+                interactions_entries(m)
+                    .into_iter()
+                    .find_map(|e| e.get("schema"))
+            });
             Ok(schema.map_or(Value::Bool(true), |s| close_objects(s, false)))
         }
         // Converse: a strict tool spec is the grammar subset (closed objects); a plain forced
