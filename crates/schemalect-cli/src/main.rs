@@ -17,6 +17,7 @@ mod input;
 mod locate;
 mod progress;
 mod report;
+mod resources;
 
 use args::{Cli, Command};
 use clap::Parser;

@@ -573,7 +573,7 @@ mod validate;
 pub mod value;
 
 pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, ViolationKind};
-pub use ir::{NodeId, Schema, Subset};
+pub use ir::{Draft, FullRules, NodeId, Schema, Subset};
 pub use limits::Limits;
 pub use lower::{
     json_mode, AcceptError, Answer, Loss, LowerOptions, Lowering, Mode, Profile, Target,
