@@ -1184,9 +1184,10 @@ fn generated_extended_schemas_widen_on_every_target() {
     let cases = extended_cases();
     let (mut runner, seed) = property_runner(cases);
     let options = ParseOptions::default().with_subset(Subset::Extended);
+    let filter = options.clone();
     let strategy = (
         extended::root_schema().prop_filter("in the extended subset", move |s| {
-            Schema::parse_with(s, &options).is_ok()
+            Schema::parse_with(s, &filter).is_ok()
         }),
         any::<u64>(),
     );

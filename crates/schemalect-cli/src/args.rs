@@ -4,7 +4,7 @@ use crate::findings::{Level, CODE_SCANNING_MAX_RESULTS, DEFAULT_MAX_RESULTS};
 use crate::glob::Glob;
 use crate::input::{Kind, DEFAULT_MAX_FILE_SIZE};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use schemalect::{Limits, LowerOptions, Mode, ParseOptions, Profile, Subset, Target};
+use schemalect::{Draft, Limits, LowerOptions, Mode, ParseOptions, Profile, Subset, Target};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
@@ -89,11 +89,29 @@ impl Default for InputArgs {
 }
 
 /// How schemas are parsed: the subset and the limits (every command).
-#[derive(Clone, Copy, Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct ParseArgs {
     /// The subset to accept.
     #[arg(long, value_enum, default_value_t = SubsetArg::Adr126)]
     pub subset: SubsetArg,
+    /// `full` subset: the draft of a schema without a known `$schema` (draft4, draft6, draft7,
+    /// draft2019-09, draft2020-12; 2020-12 by default).
+    #[arg(long, value_name = "DRAFT", value_parser = parse_draft)]
+    pub default_draft: Option<Draft>,
+    /// `full` subset: a document references may point into, as URI=FILE (repeatable). Nothing
+    /// is fetched over the network.
+    #[arg(long, value_name = "URI=FILE")]
+    pub resource: Vec<String>,
+    /// `full` subset: every JSON file under DIR, at URI plus its path relative to DIR, as
+    /// URI=DIR (repeatable).
+    #[arg(long, value_name = "URI=DIR")]
+    pub resource_dir: Vec<String>,
+    /// `full` subset: assert `format` (an annotation otherwise).
+    #[arg(long)]
+    pub assert_format: bool,
+    /// `full` subset: unknown keywords are errors, not warnings.
+    #[arg(long)]
+    pub deny_unknown: bool,
     /// Deepest nesting of subschemas and of JSON values inside `enum`, `const`, `default`.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_depth)]
     pub max_depth: usize,
@@ -111,15 +129,30 @@ pub struct ParseArgs {
 impl ParseArgs {
     /// The parse options these flags describe.
     pub fn parse_options(&self) -> ParseOptions {
-        ParseOptions::default()
-            .with_subset(self.subset.subset())
-            .with_limits(
-                Limits::default()
-                    .with_max_depth(self.max_depth)
-                    .with_max_nodes(self.max_nodes)
-                    .with_max_enum_values(self.max_enum_values)
-                    .with_max_pattern_len(self.max_pattern_len),
-            )
+        let mut options = ParseOptions::default()
+            .with_assert_format(self.assert_format)
+            .with_deny_unknown(self.deny_unknown);
+        if let Some(d) = self.default_draft {
+            options = options.with_default_draft(d);
+        }
+        match crate::resources::load(&self.resource, &self.resource_dir) {
+            Ok(docs) => {
+                for (uri, value) in docs {
+                    options = options.with_resource(uri, value);
+                }
+            }
+            Err(message) => {
+                eprintln!("schemalect: {message}");
+                std::process::exit(2);
+            }
+        }
+        options.with_subset(self.subset.subset()).with_limits(
+            Limits::default()
+                .with_max_depth(self.max_depth)
+                .with_max_nodes(self.max_nodes)
+                .with_max_enum_values(self.max_enum_values)
+                .with_max_pattern_len(self.max_pattern_len),
+        )
     }
 }
 
@@ -131,6 +164,16 @@ pub enum SubsetArg {
     /// ADR-126 plus local references (`$ref` to `#…`), `$defs`/`definitions`, `$comment` and
     /// vendor `x-…` keys; fail-closed on everything else.
     Extended,
+    /// JSON Schema as specified, drafts 4 to 2020-12 by `$schema`; unknown keywords are
+    /// annotations (warnings).
+    Full,
+}
+
+/// `--default-draft`.
+fn parse_draft(s: &str) -> Result<Draft, String> {
+    Draft::from_name(s).ok_or_else(|| {
+        format!("unknown draft `{s}`: use draft4, draft6, draft7, draft2019-09 or draft2020-12")
+    })
 }
 
 impl SubsetArg {
@@ -139,6 +182,7 @@ impl SubsetArg {
         match self {
             SubsetArg::Adr126 => Subset::Adr126,
             SubsetArg::Extended => Subset::Extended,
+            SubsetArg::Full => Subset::Full,
         }
     }
 }

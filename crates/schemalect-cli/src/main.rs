@@ -21,6 +21,7 @@ mod input;
 mod locate;
 mod progress;
 mod report;
+mod resources;
 
 use args::{Cli, Command};
 use clap::FromArgMatches;

@@ -98,6 +98,16 @@ pub enum ViolationKind {
     AssertsNothing,
     /// A `pattern` the linear-time engine cannot run, or that does not parse.
     Pattern(PatternError),
+    /// `full` subset: a keyword no draft defines. It is an annotation (asserts nothing), so it
+    /// is a warning unless unknown keywords are denied; `suggestion` is the keyword it is a
+    /// near miss of.
+    UnknownKeyword {
+        /// The known keyword meant, when the name is a near miss of one.
+        suggestion: Option<&'static str>,
+    },
+    /// `full` subset: a reference that resolves to no schema of the document or of the
+    /// documents provided (nothing is fetched).
+    Unresolved(String),
     /// A limit was exceeded.
     Limit {
         /// Which limit.
@@ -134,6 +144,17 @@ impl fmt::Display for ViolationKind {
                 "this schema asserts nothing (it is empty or has annotations only), which the subset does not accept; give it a `type` or another assertion",
             ),
             ViolationKind::Pattern(e) => write!(f, "{e}"),
+            ViolationKind::UnknownKeyword { suggestion } => {
+                f.write_str("unknown keyword, kept as an annotation (it asserts nothing)")?;
+                if let Some(s) = suggestion {
+                    write!(f, "; did you mean `{s}`?")?;
+                }
+                Ok(())
+            }
+            ViolationKind::Unresolved(uri) => write!(
+                f,
+                "the reference `{uri}` resolves to no schema in this document or the documents provided (nothing is fetched); provide it with `ParseOptions::with_resource` (CLI: `--resource URI=FILE`)"
+            ),
             ViolationKind::Limit { limit, max } => {
                 let (field, flag) = limit.knob();
                 write!(

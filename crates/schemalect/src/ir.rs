@@ -37,6 +37,10 @@ pub enum Subset {
     /// ADR-126 plus local references (`$ref` to `#…`), `$defs`/`definitions`, `$comment` and
     /// vendor `x-…` keys; fail-closed on everything else, remote references included.
     Extended,
+    /// JSON Schema as specified, drafts 4, 6, 7, 2019-09 and 2020-12 (chosen by `$schema`):
+    /// every assertion and applicator, references into caller-provided documents, unknown
+    /// keywords kept as annotations (and reported as warnings).
+    Full,
 }
 
 impl Subset {
@@ -45,12 +49,13 @@ impl Subset {
         match self {
             Subset::Adr126 => "adr126",
             Subset::Extended => "extended",
+            Subset::Full => "full",
         }
     }
 
     /// Parses a subset name.
     pub fn from_name(name: &str) -> Option<Subset> {
-        [Subset::Adr126, Subset::Extended]
+        [Subset::Adr126, Subset::Extended, Subset::Full]
             .into_iter()
             .find(|s| s.name() == name)
     }
@@ -79,6 +84,9 @@ pub(crate) struct Ir {
     pub(crate) tags: std::sync::OnceLock<crate::validate::discriminate::Tags>,
     /// The nodes laid out for validation, built on the first validation.
     pub(crate) plan: std::sync::OnceLock<crate::validate::plan::Plan>,
+    /// The `full` subset's keywords and resources, beside the arena rather than in each node:
+    /// ADR-126 and extended nodes stay the size they were (one pointer per schema, `None`).
+    pub(crate) full: Option<Box<FullIr>>,
 }
 
 impl Schema {
@@ -96,9 +104,41 @@ impl Schema {
                 admitted,
                 tags: Default::default(),
                 plan: Default::default(),
+                full: None,
             }),
             from_serde: false,
         }
+    }
+
+    /// A `full` subset schema: the arena plus the keywords and resources only it has.
+    pub(crate) fn from_full(nodes: Vec<Node>, root: NodeId, full: FullIr) -> Schema {
+        let mut s = Schema::from_nodes(nodes, root, Subset::Full);
+        if let Some(ir) = Arc::get_mut(&mut s.ir) {
+            ir.full = Some(Box::new(full));
+        }
+        s
+    }
+
+    /// The `full` subset's keywords of node `id` (`None` outside `full` or when the node has
+    /// none of them).
+    pub fn full_rules(&self, id: NodeId) -> Option<&FullRules> {
+        self.ir.full.as_ref()?.rules.get(id.index())?.as_deref()
+    }
+
+    /// The unknown keywords of a `full` subset schema, each with its pointer and, for a near
+    /// miss of a known keyword, the keyword meant: annotations that assert nothing, reported as
+    /// lint warnings. Empty outside `full`.
+    pub fn warnings(&self) -> &[crate::error::Violation] {
+        self.ir.full.as_ref().map_or(&[], |f| &f.warnings)
+    }
+
+    /// The draft the root document was read as (`full` subset only).
+    pub fn draft(&self) -> Option<Draft> {
+        Some(self.ir.full.as_ref()?.root_draft)
+    }
+
+    pub(crate) fn full_ir(&self) -> Option<&FullIr> {
+        self.ir.full.as_deref()
     }
 
     /// The types a value matching node `id` can have, from `type`, `enum`, `const` and the
@@ -713,6 +753,154 @@ pub struct Annotations {
     pub schema: Option<Box<str>>,
     /// `$id`.
     pub id: Option<Box<str>>,
+}
+
+/// A JSON Schema draft (`full` subset), chosen by `$schema`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Draft {
+    /// Draft 4 (`id`, boolean `exclusiveMaximum`, `dependencies`, tuple `items`).
+    Draft4,
+    /// Draft 6 (`$id`, `const`, `contains`, `propertyNames`, boolean schemas).
+    Draft6,
+    /// Draft 7 (`if`/`then`/`else`).
+    Draft7,
+    /// 2019-09 (`$anchor`, `$recursiveRef`, `dependent*`, `unevaluated*`; `$ref` beside other
+    /// keywords).
+    Draft2019_09,
+    /// 2020-12 (`prefixItems`, `$dynamicRef`), the default.
+    #[default]
+    Draft2020_12,
+}
+
+impl Draft {
+    /// Every draft, oldest first.
+    pub const ALL: [Draft; 5] = [
+        Draft::Draft4,
+        Draft::Draft6,
+        Draft::Draft7,
+        Draft::Draft2019_09,
+        Draft::Draft2020_12,
+    ];
+
+    /// The name used on the command line (`draft4` … `draft2020-12`), as the official test
+    /// suite names its folders.
+    pub fn name(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "draft4",
+            Draft::Draft6 => "draft6",
+            Draft::Draft7 => "draft7",
+            Draft::Draft2019_09 => "draft2019-09",
+            Draft::Draft2020_12 => "draft2020-12",
+        }
+    }
+
+    /// Parses a draft name (`draft7`, `7`, `2019-09`, `draft2020-12` …).
+    pub fn from_name(name: &str) -> Option<Draft> {
+        let n = name.strip_prefix("draft").unwrap_or(name);
+        let n = n.strip_prefix('-').unwrap_or(n);
+        match n {
+            "4" | "04" => Some(Draft::Draft4),
+            "6" | "06" => Some(Draft::Draft6),
+            "7" | "07" => Some(Draft::Draft7),
+            "2019-09" => Some(Draft::Draft2019_09),
+            "2020-12" => Some(Draft::Draft2020_12),
+            _ => None,
+        }
+    }
+
+    /// The draft a `$schema` URI names, if it is one of the five meta-schemas.
+    pub fn from_meta_schema(uri: &str) -> Option<Draft> {
+        let u = uri.trim_end_matches('#');
+        let u = u
+            .strip_prefix("http://")
+            .or_else(|| u.strip_prefix("https://"))?;
+        match u {
+            "json-schema.org/draft-04/schema" => Some(Draft::Draft4),
+            "json-schema.org/draft-06/schema" => Some(Draft::Draft6),
+            "json-schema.org/draft-07/schema" => Some(Draft::Draft7),
+            "json-schema.org/draft/2019-09/schema" => Some(Draft::Draft2019_09),
+            "json-schema.org/draft/2020-12/schema" => Some(Draft::Draft2020_12),
+            _ => None,
+        }
+    }
+}
+
+/// The keywords of one node that only the `full` subset has. Kept beside the arena (see
+/// [`Schema::full_rules`]), so nodes of the other subsets do not grow.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct FullRules {
+    /// The boolean schema `false`: nothing is valid.
+    pub never: bool,
+    /// `patternProperties`, in source order.
+    pub pattern_properties: Vec<(Pattern, NodeId)>,
+    /// `propertyNames`.
+    pub property_names: Option<NodeId>,
+    /// `minProperties`.
+    pub min_properties: Option<u64>,
+    /// `maxProperties`.
+    pub max_properties: Option<u64>,
+    /// `dependentRequired` (and the list form of draft 4-7 `dependencies`).
+    pub dependent_required: Vec<(Box<str>, Vec<Box<str>>)>,
+    /// `dependentSchemas` (and the schema form of draft 4-7 `dependencies`).
+    pub dependent_schemas: Vec<(Box<str>, NodeId)>,
+    /// `if`.
+    pub if_: Option<NodeId>,
+    /// `then`.
+    pub then_: Option<NodeId>,
+    /// `else`.
+    pub else_: Option<NodeId>,
+    /// `contains`.
+    pub contains: Option<NodeId>,
+    /// `minContains` (2019-09 on; 1 when absent).
+    pub min_contains: Option<u64>,
+    /// `maxContains`.
+    pub max_contains: Option<u64>,
+    /// `unevaluatedProperties`.
+    pub unevaluated_properties: Option<NodeId>,
+    /// `unevaluatedItems`.
+    pub unevaluated_items: Option<NodeId>,
+    /// `multipleOf` when it is not a positive integer (checked exactly, in decimal).
+    pub multiple_of: Option<Number>,
+    /// `$dynamicRef` (2020-12): the statically resolved node, and the anchor name its fragment
+    /// gives (dynamic resolution applies only when the target declares that `$dynamicAnchor`).
+    pub dynamic_ref: Option<(NodeId, Option<Box<str>>)>,
+    /// `$recursiveRef` (2019-09): the statically resolved node.
+    pub recursive_ref: Option<NodeId>,
+    /// `format`, when formats are asserted ([`crate::ParseOptions::with_assert_format`]).
+    pub format_assertion: Option<Box<str>>,
+    /// `$dynamicAnchor` declared on this node.
+    pub dynamic_anchor: Option<Box<str>>,
+    /// The draft this node was read as.
+    pub draft: Draft,
+}
+
+/// One schema resource (a document, or a subschema with its own `$id`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Resource {
+    /// The absolute base URI.
+    pub(crate) base: Box<str>,
+    /// `$dynamicAnchor` names declared in the resource.
+    pub(crate) dynamic_anchors: Vec<(Box<str>, NodeId)>,
+    /// The resource root, when it says `$recursiveAnchor: true`.
+    pub(crate) recursive_anchor: Option<NodeId>,
+}
+
+/// What a `full` subset schema has beside its arena.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FullIr {
+    /// Per node (by index): its `full`-only keywords.
+    pub(crate) rules: Vec<Option<Arc<FullRules>>>,
+    /// Per node (by index): the resource it belongs to, an index into `resources`.
+    pub(crate) resource_of: Vec<u32>,
+    pub(crate) resources: Vec<Resource>,
+    /// Unknown keywords (lint warnings).
+    pub(crate) warnings: Vec<crate::error::Violation>,
+    /// True when some node has `unevaluated*`: only then are annotations collected.
+    pub(crate) unevaluated: bool,
+    /// The root document's draft.
+    pub(crate) root_draft: Draft,
 }
 
 #[cfg(test)]

@@ -207,7 +207,11 @@ pub fn lookup(name: &str) -> Option<&'static Keyword> {
 pub fn lookup_in(name: &str, subset: Subset) -> Option<&'static Keyword> {
     match subset {
         Subset::Adr126 => lookup(name),
-        Subset::Extended => lookup(name).or_else(|| EXTENDED.iter().find(|k| k.name == name)),
+        // The `full` subset reads every keyword of its drafts (its own front end); of this
+        // table it shares the extended rows.
+        Subset::Extended | Subset::Full => {
+            lookup(name).or_else(|| EXTENDED.iter().find(|k| k.name == name))
+        }
     }
 }
 

@@ -576,7 +576,7 @@ pub mod value;
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 pub use derive::{for_type, for_type_with};
 pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, ViolationKind};
-pub use ir::{NodeId, Schema, Subset};
+pub use ir::{Draft, FullRules, NodeId, Schema, Subset};
 pub use limits::Limits;
 pub use lower::{
     json_mode, AcceptError, Answer, Loss, LowerOptions, Lowering, Mode, Profile, Target,

@@ -130,7 +130,8 @@ impl Settings {
         let subset = self.parse.subset;
         let extended_only = parsed.is_err()
             && subset == Subset::Adr126
-            && Schema::parse_with(schema, &self.parse.with_subset(Subset::Extended)).is_ok();
+            && Schema::parse_with(schema, &self.parse.clone().with_subset(Subset::Extended))
+                .is_ok();
         Analysis {
             parsed,
             lowerings,

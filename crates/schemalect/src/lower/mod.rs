@@ -7,6 +7,7 @@
 
 mod answer_text;
 mod target;
+mod widen_full;
 
 pub use target::{Target, UnknownTarget};
 
@@ -574,6 +575,20 @@ impl Schema {
     /// With [`Profile::Reshaping`], the target's reshapings are tried as well, and kept only
     /// when they reach a stronger mode than the conservative lowering.
     pub fn lower(&self, target: Target, options: &LowerOptions) -> Lowering {
+        if let Some((widened, mut losses)) = widen_full::widen(self) {
+            // `full`: lowered as its widening to the keywords the dialects know; answers are
+            // still held to the `full` schema itself.
+            let mut lowering = widened.lower(target, options);
+            lowering.schema = Some(self.clone());
+            if !losses.is_empty() {
+                if lowering.mode == Mode::Exact {
+                    lowering.mode = Mode::Widened;
+                }
+                losses.append(&mut lowering.losses);
+                lowering.losses = losses;
+            }
+            return lowering;
+        }
         let out = crate::dialect::lower(self, target, options);
         let mut lowering = Lowering {
             schema: Some(self.clone()),

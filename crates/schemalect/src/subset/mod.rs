@@ -6,6 +6,7 @@
 //! [`Limits::max_depth`], which is checked before descending.
 
 use crate::error::{SubsetError, Violation, ViolationKind};
+use crate::ir::Draft;
 use crate::ir::{
     Additional, Annotations, ArrayRules, Bound, Enumeration, Node, NodeId, NumberRules,
     ObjectRules, Properties, Schema, StringRules, Subset,
@@ -17,17 +18,29 @@ use crate::pointer::Pointer;
 use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+mod full;
+mod uri;
+
 /// How to parse.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ParseOptions {
     /// Limits on the input.
     pub limits: Limits,
     /// The subset to accept.
     pub subset: Subset,
+    /// `full` subset: the draft of a document without a (known) `$schema`; 2020-12 when `None`.
+    pub default_draft: Option<Draft>,
+    /// `full` subset: documents references may point into, by absolute URI. Nothing is ever
+    /// fetched: a reference outside the document and these is an error naming it.
+    pub resources: Arc<BTreeMap<String, Value>>,
+    /// `full` subset: assert `format` (an annotation by default, as 2020-12 says).
+    pub assert_format: bool,
+    /// `full` subset: unknown keywords are errors instead of warnings.
+    pub deny_unknown: bool,
 }
 
 impl ParseOptions {
@@ -44,10 +57,44 @@ impl ParseOptions {
         self.subset = subset;
         self
     }
+
+    /// Same options with this draft for documents that do not name one (`full` subset).
+    #[must_use]
+    pub fn with_default_draft(mut self, draft: Draft) -> Self {
+        self.default_draft = Some(draft);
+        self
+    }
+
+    /// Same options with one more document references may point into (`full` subset), under
+    /// its absolute URI (a trailing `#` is ignored).
+    #[must_use]
+    pub fn with_resource(mut self, uri: impl Into<String>, value: Value) -> Self {
+        let uri = uri.into();
+        let uri = uri.strip_suffix('#').map(str::to_owned).unwrap_or(uri);
+        Arc::make_mut(&mut self.resources).insert(uri, value);
+        self
+    }
+
+    /// Same options, asserting `format` or not (`full` subset).
+    #[must_use]
+    pub fn with_assert_format(mut self, on: bool) -> Self {
+        self.assert_format = on;
+        self
+    }
+
+    /// Same options, with unknown keywords as errors or as warnings (`full` subset).
+    #[must_use]
+    pub fn with_deny_unknown(mut self, on: bool) -> Self {
+        self.deny_unknown = on;
+        self
+    }
 }
 
 /// Parses `value` as a schema of the subset.
 pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
+    if options.subset == Subset::Full {
+        return full::parse(value, options);
+    }
     let mut p = Parser {
         limits: options.limits,
         subset: options.subset,
@@ -770,7 +817,7 @@ impl Parser {
 /// The tighter of an inclusive and an exclusive bound. `tighter_when` is the ordering of the
 /// exclusive value against the inclusive one that makes the exclusive bound win outright
 /// (`Greater` for lower bounds); on equality the exclusive bound wins too.
-fn tighter(
+pub(crate) fn tighter(
     inclusive: Option<Number>,
     exclusive: Option<Number>,
     tighter_when: Ordering,
@@ -800,7 +847,7 @@ fn tighter(
 
 /// The JSON Pointer text of a local reference (`#` → `""`, `#/a~1b%20c` → `/a~1b c`), or
 /// `None` when it is not a JSON Pointer fragment (e.g. an `$anchor` name).
-fn decode_fragment(text: &str) -> Option<String> {
+pub(crate) fn decode_fragment(text: &str) -> Option<String> {
     let frag = text.strip_prefix('#')?;
     if !frag.is_empty() && !frag.starts_with('/') {
         return None;

@@ -20,17 +20,24 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 
 pub(crate) mod discriminate;
+mod full;
 pub(crate) mod plan;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure.
     pub fn is_valid(&self, instance: &Value) -> bool {
+        if let Some(full) = self.full_ir() {
+            return full::FullWalk::new(self, full).run(self.root(), instance, None);
+        }
         let walk = Walk::new(self);
         walk.node(self.root(), instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
     }
 
     /// True when `instance` satisfies the subschema `id` of this schema.
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
+        if let Some(full) = self.full_ir() {
+            return full::FullWalk::new(self, full).run(id, instance, None);
+        }
         let walk = Walk::new(self);
         walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
     }
@@ -40,6 +47,22 @@ impl Schema {
     /// were omitted.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
         let mut errors = Vec::new();
+        if let Some(full) = self.full_ir() {
+            let valid =
+                full::FullWalk::new(self, full).run(self.root(), instance, Some(&mut errors));
+            return match (valid, errors.is_empty()) {
+                (true, _) => Ok(()),
+                (false, false) => Err(ValidationErrors { errors }),
+                (false, true) => Err(ValidationErrors {
+                    errors: vec![ValidationError {
+                        instance_path: Pointer::root(),
+                        schema_path: Pointer::root(),
+                        keyword: "",
+                        message: "the instance fails the schema".into(),
+                    }],
+                }),
+            };
+        }
         let walk = Walk::new(self);
         walk.node(self.root(), instance, &Path::Root, &mut errors);
         if walk.exceeded.get() {

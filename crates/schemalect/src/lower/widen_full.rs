@@ -1,0 +1,231 @@
+//! The `full` subset before any dialect: one rewrite to the keywords every lowering already
+//! knows, widening only, each step a [`Loss`].
+//!
+//! A `full` schema's nodes carry the usual keyword groups plus keywords no dialect lowering
+//! reads (`patternProperties`, `if`/`then`/`else`, `contains`, `dependent*`, `unevaluated*`,
+//! `$dynamicRef`, a decimal `multipleOf`, the schema `false` …). Each is dropped, which
+//! widens where the node stands positively; the places where dropping would narrow are
+//! handled first:
+//!
+//! - `patternProperties` beside a closed `additionalProperties` (`false` or a schema): the
+//!   additional schema applies only to names no pattern matches, so dropping the patterns
+//!   alone would close the object to names they allow. The object is opened too.
+//! - A changed subschema under `not` inverts the widening; the `not` is dropped whole.
+//! - A changed branch of `oneOf` can make two branches match where one did; the `oneOf`
+//!   becomes an `anyOf`.
+//!
+//! The dialect lowerings then keep their own widening contract on the result, and answers are
+//! still validated against the `full` schema itself.
+
+use crate::ir::{Additional, FullRules, Node, NodeId, ObjectRules, Schema, Subset};
+use crate::lower::Loss;
+use std::sync::Arc;
+
+/// The rewrite, or `None` for a schema outside the `full` subset.
+pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
+    schema.full_ir()?;
+    let mut nodes: Vec<Node> = schema.nodes().map(|(_, n)| n.clone()).collect();
+    let mut losses = Vec::new();
+    let n = nodes.len();
+    // Which nodes lose something themselves.
+    let mut changed: Vec<bool> = (0..n)
+        .map(|i| {
+            schema
+                .full_rules(NodeId(i as u32))
+                .is_some_and(asserts_something)
+        })
+        .collect();
+    // Which nodes change, themselves or below: parents of changed nodes, to a fixpoint.
+    let mut again = true;
+    while again {
+        again = false;
+        for (i, node) in nodes.iter().enumerate() {
+            if changed.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            if node
+                .subschemas()
+                .any(|c| changed.get(c.index()).copied().unwrap_or(false))
+            {
+                if let Some(c) = changed.get_mut(i) {
+                    *c = true;
+                }
+                again = true;
+            }
+        }
+    }
+    let is_changed = |id: NodeId| changed.get(id.index()).copied().unwrap_or(false);
+    let mut extra: Vec<Node> = Vec::new();
+    for (i, node) in nodes.iter_mut().enumerate() {
+        let id = NodeId(i as u32);
+        if let Some(rules) = schema.full_rules(id) {
+            drop_rules(node, rules, &mut losses);
+        }
+        if node.not.is_some_and(is_changed) {
+            node.not = None;
+            losses.push(Loss::new(
+                &node.pointer,
+                "not",
+                "dropped: the schema under it uses keywords the target cannot carry, and widening them under `not` would narrow",
+            ));
+        }
+        if node.one_of.iter().any(|b| is_changed(*b)) {
+            let branches = std::mem::take(&mut node.one_of);
+            if node.any_of.is_empty() {
+                node.any_of = branches;
+            } else {
+                let at = NodeId((n + extra.len()) as u32);
+                extra.push(Node {
+                    pointer: node.pointer.clone(),
+                    any_of: branches,
+                    ..Node::default()
+                });
+                node.all_of.push(at);
+            }
+            losses.push(Loss::new(
+                &node.pointer,
+                "oneOf",
+                "relaxed to `anyOf`: its branches use keywords the target cannot carry, so more than one may match once widened",
+            ));
+        }
+    }
+    nodes.extend(extra);
+    Some((
+        Schema::from_nodes(nodes, schema.root(), Subset::Extended),
+        losses,
+    ))
+}
+
+/// True when the node's `full`-only keywords assert anything (`$dynamicAnchor` alone does not).
+fn asserts_something(r: &FullRules) -> bool {
+    r.never
+        || !r.pattern_properties.is_empty()
+        || r.property_names.is_some()
+        || r.min_properties.is_some()
+        || r.max_properties.is_some()
+        || !r.dependent_required.is_empty()
+        || !r.dependent_schemas.is_empty()
+        || r.if_.is_some()
+        || r.then_.is_some()
+        || r.else_.is_some()
+        || r.contains.is_some()
+        || r.unevaluated_properties.is_some()
+        || r.unevaluated_items.is_some()
+        || r.multiple_of.is_some()
+        || r.dynamic_ref.is_some()
+        || r.recursive_ref.is_some()
+        || r.format_assertion.is_some()
+}
+
+/// Drops the `full`-only keywords of one node (they are not in its groups: dropping is not
+/// writing them), listing each, and opens the object where dropping patterns would close it.
+fn drop_rules(node: &mut Node, r: &FullRules, losses: &mut Vec<Loss>) {
+    let at = node.pointer.clone();
+    let mut lost = |keyword: &'static str, reason: &'static str| {
+        losses.push(Loss::new(&at, keyword, reason));
+    };
+    if r.never {
+        lost(
+            "false",
+            "not enforced: the schema `false` (no value) is dropped, accepting any value",
+        );
+    }
+    if !r.pattern_properties.is_empty() {
+        lost(
+            "patternProperties",
+            "not enforced: dropped (no target dialect expresses it while keeping the widening contract)",
+        );
+        let closed = node
+            .object
+            .as_ref()
+            .is_some_and(|o| !o.additional.is_open());
+        if closed {
+            let o: &mut ObjectRules =
+                Arc::make_mut(node.object.get_or_insert_with(Default::default));
+            o.additional = Additional::Allowed;
+            lost(
+                "additionalProperties",
+                "not enforced: the object is opened, because `patternProperties` beside it is dropped and the additional rule would then also reject the names the patterns allow",
+            );
+        }
+    }
+    for (present, keyword) in [
+        (r.property_names.is_some(), "propertyNames"),
+        (r.min_properties.is_some(), "minProperties"),
+        (r.max_properties.is_some(), "maxProperties"),
+        (!r.dependent_required.is_empty(), "dependentRequired"),
+        (!r.dependent_schemas.is_empty(), "dependentSchemas"),
+        (r.contains.is_some(), "contains"),
+        (r.unevaluated_properties.is_some(), "unevaluatedProperties"),
+        (r.unevaluated_items.is_some(), "unevaluatedItems"),
+        (r.multiple_of.is_some(), "multipleOf"),
+        (r.dynamic_ref.is_some(), "$dynamicRef"),
+        (r.recursive_ref.is_some(), "$recursiveRef"),
+        (r.format_assertion.is_some(), "format"),
+    ] {
+        if present {
+            lost(
+                keyword,
+                "not enforced: dropped (the target dialects do not carry it)",
+            );
+        }
+    }
+    if r.if_.is_some() || r.then_.is_some() || r.else_.is_some() {
+        lost(
+            "if",
+            "not enforced: `if`/`then`/`else` dropped whole (the target dialects do not carry it)",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{LowerOptions, ParseOptions, Subset, Target};
+    use serde_json::json;
+
+    fn full(v: serde_json::Value) -> crate::Schema {
+        crate::Schema::parse_with(&v, &ParseOptions::default().with_subset(Subset::Full))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn patterns_beside_a_closed_object_open_it() {
+        let s = full(json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "patternProperties": {"^x-": {"type": "integer"}},
+            "additionalProperties": false
+        }));
+        let (w, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let keywords: Vec<&str> = losses.iter().map(|l| &*l.keyword).collect();
+        assert_eq!(keywords, ["patternProperties", "additionalProperties"]);
+        // The widened schema accepts what the source accepts, and more.
+        let v = json!({"a": "s", "x-b": 1});
+        assert!(s.is_valid(&v) && w.is_valid(&v));
+        for t in Target::ALL {
+            let l = s.lower(t, &LowerOptions::default());
+            assert!(
+                l.losses().iter().any(|l| l.keyword == "patternProperties"),
+                "{t}"
+            );
+            assert!(l.accept(&v).is_ok() || l.mode() >= crate::Mode::Json, "{t}");
+        }
+    }
+
+    #[test]
+    fn changed_subschemas_under_not_and_one_of_do_not_narrow() {
+        let s = full(json!({
+            "not": {"minProperties": 1},
+            "oneOf": [{"type": "object", "minProperties": 2}, {"type": "object"}]
+        }));
+        let (w, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let keywords: Vec<&str> = losses.iter().map(|l| &*l.keyword).collect();
+        assert!(
+            keywords.contains(&"not") && keywords.contains(&"oneOf"),
+            "{keywords:?}"
+        );
+        assert!(s.is_valid(&json!({})));
+        assert!(w.is_valid(&json!({})));
+        assert!(w.is_valid(&json!({"a": 1, "b": 2})));
+    }
+}

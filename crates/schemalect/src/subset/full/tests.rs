@@ -1,0 +1,121 @@
+use crate::ir::Draft;
+use crate::subset::{parse, ParseOptions};
+use crate::{Subset, ViolationKind};
+use serde_json::{json, Value};
+
+fn full(v: Value) -> crate::Schema {
+    parse(&v, &ParseOptions::default().with_subset(Subset::Full)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn draft_follows_schema_keyword() {
+    let s = full(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}));
+    assert_eq!(s.draft(), Some(Draft::Draft7));
+    assert_eq!(full(json!({})).draft(), Some(Draft::Draft2020_12));
+    let o = ParseOptions::default()
+        .with_subset(Subset::Full)
+        .with_default_draft(Draft::Draft4);
+    assert_eq!(
+        parse(&json!({}), &o).map(|s| s.draft()).ok().flatten(),
+        Some(Draft::Draft4)
+    );
+}
+
+#[test]
+fn draft7_ref_ignores_its_siblings() {
+    let doc = |schema: &str| {
+        json!({"$schema": schema, "definitions": {"a": {"type": "string"}},
+               "properties": {"x": {"$ref": "#/definitions/a", "enum": ["no"]}}})
+    };
+    let d7 = full(doc("http://json-schema.org/draft-07/schema#"));
+    assert!(d7.is_valid(&json!({"x": "yes"})));
+    let d2020 = full(doc("https://json-schema.org/draft/2020-12/schema"));
+    assert!(!d2020.is_valid(&json!({"x": "yes"})));
+    assert!(d2020.is_valid(&json!({"x": "no"})));
+}
+
+#[test]
+fn draft4_exclusive_bounds_are_booleans() {
+    let s = full(json!({"$schema": "http://json-schema.org/draft-04/schema#",
+                        "maximum": 3, "exclusiveMaximum": true}));
+    assert!(s.is_valid(&json!(2.5)));
+    assert!(!s.is_valid(&json!(3)));
+}
+
+#[test]
+fn unknown_keywords_are_warnings_with_suggestions() {
+    let s =
+        full(json!({"type": "object", "properties": {"a": {"readonly": true, "javaType": "X"}}}));
+    let w = s.warnings();
+    assert_eq!(w.len(), 2);
+    assert_eq!(w[0].pointer.as_str(), "/properties/a");
+    assert_eq!(w[0].keyword, "readonly");
+    assert_eq!(
+        w[0].kind,
+        ViolationKind::UnknownKeyword {
+            suggestion: Some("readOnly")
+        }
+    );
+    assert!(w[0].reason().contains("did you mean `readOnly`?"));
+    assert_eq!(
+        w[1].kind,
+        ViolationKind::UnknownKeyword { suggestion: None }
+    );
+    let denied = parse(
+        &json!({"readonly": true}),
+        &ParseOptions::default()
+            .with_subset(Subset::Full)
+            .with_deny_unknown(true),
+    );
+    assert!(denied.is_err());
+}
+
+#[test]
+fn references_resolve_into_provided_documents_only() {
+    let doc = json!({"$ref": "http://example.com/item.json#/$defs/n"});
+    let bare = parse(&doc, &ParseOptions::default().with_subset(Subset::Full)).unwrap_err();
+    assert!(
+        matches!(&bare.violations[0].kind, ViolationKind::Unresolved(u) if u.contains("example.com"))
+    );
+    let o = ParseOptions::default()
+        .with_subset(Subset::Full)
+        .with_resource(
+            "http://example.com/item.json",
+            json!({"$defs": {"n": {"type": "integer"}}}),
+        );
+    let s = parse(&doc, &o).unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.is_valid(&json!(3)));
+    assert!(!s.is_valid(&json!("3")));
+}
+
+#[test]
+fn unevaluated_properties_see_applicators() {
+    let s = full(json!({
+        "allOf": [{"properties": {"a": true}}],
+        "if": {"required": ["b"]}, "then": {"properties": {"b": true}},
+        "unevaluatedProperties": false
+    }));
+    assert!(s.is_valid(&json!({"a": 1, "b": 2})));
+    assert!(!s.is_valid(&json!({"a": 1, "c": 2})));
+    let errors = s.validate(&json!({"c": 2})).unwrap_err();
+    assert!(errors
+        .errors
+        .iter()
+        .any(|e| e.keyword == "unevaluatedProperties"));
+}
+
+#[test]
+fn dynamic_references_follow_the_dynamic_scope() {
+    let s = full(json!({
+        "$id": "https://example.com/strict",
+        "$ref": "tree",
+        "$dynamicAnchor": "node",
+        "$defs": {
+            "tree": {"$id": "tree", "$dynamicAnchor": "node", "type": "object",
+                     "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}}},
+        },
+        "unevaluatedProperties": false
+    }));
+    assert!(s.is_valid(&json!({"kids": [{"kids": []}]})));
+    assert!(!s.is_valid(&json!({"kids": [{"kids": [], "x": 1}]})));
+}

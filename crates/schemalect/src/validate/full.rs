@@ -1,0 +1,906 @@
+//! The `full` subset's walk: every keyword of drafts 4 to 2020-12, with the meaning of the
+//! draft each node was read as, and the annotations `unevaluated*` need.
+//!
+//! A separate walk from the one beside it, which is laid out for speed on the subsets without
+//! these keywords: it stays as fast as it was, and this one stays a plain reading of the
+//! specification. Annotations (which members and items some keyword evaluated) are collected
+//! only when a node of the schema has `unevaluatedProperties` or `unevaluatedItems`, and a
+//! subschema's annotations count only when it passes, as the specification says.
+//!
+//! `$dynamicRef` and `$recursiveRef` follow the dynamic scope: the schema resources the walk
+//! entered on its way to the node, outermost first. Recursion is capped at [`MAX_DEPTH`]
+//! levels and the walk at [`MAX_WORK`] subschema visits (a schema whose references fan out
+//! can otherwise ask for exponentially many); past either, the instance is not accepted and
+//! the error says why.
+
+use super::{preview, Path, MAX_ERRORS};
+use crate::error::ValidationError;
+use crate::ir::{literal_eq, Additional, FullIr, Node, NodeId, Schema};
+use crate::pointer::Pointer;
+use crate::value::{all_unique, code_points, is_integer, is_multiple_of, JsonType, TypeSet};
+use serde_json::{Number, Value};
+use std::cell::Cell;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+mod decimal;
+mod format;
+
+/// Deepest nesting of subschema visits one validation follows.
+pub(crate) const MAX_DEPTH: usize = 256;
+/// Most subschema visits one validation makes.
+pub(crate) const MAX_WORK: usize = 4_000_000;
+
+/// The dynamic scope: the resources entered, innermost first.
+struct Scope<'a> {
+    resource: u32,
+    parent: Option<&'a Scope<'a>>,
+}
+
+/// What the keywords of a node evaluated of one instance location.
+#[derive(Default)]
+struct Evaluated<'i> {
+    props: HashSet<&'i str>,
+    items: HashSet<usize>,
+}
+
+impl<'i> Evaluated<'i> {
+    fn merge(&mut self, other: Evaluated<'i>) {
+        self.props.extend(other.props);
+        self.items.extend(other.items);
+    }
+}
+
+type Errors<'e> = Option<&'e mut Vec<ValidationError>>;
+
+pub(super) struct FullWalk<'s> {
+    schema: &'s Schema,
+    ir: &'s FullIr,
+    depth: Cell<usize>,
+    work: Cell<usize>,
+    pub(super) exceeded: Cell<bool>,
+}
+
+fn record(
+    errors: &mut Errors<'_>,
+    node: &Node,
+    keyword: &'static str,
+    path: &Path<'_>,
+    message: impl FnOnce() -> String,
+) {
+    if let Some(list) = errors {
+        if list.len() < MAX_ERRORS {
+            list.push(ValidationError {
+                instance_path: path.to_pointer(),
+                schema_path: node.pointer.join(keyword),
+                keyword,
+                message: message(),
+            });
+        }
+    }
+}
+
+/// Records a failure; without an error list, the node has failed and the walk returns.
+macro_rules! fail {
+    ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
+        $valid = false;
+        if $errors.is_none() {
+            return false;
+        }
+        record($errors, $node, $kw, $path, || format!($($msg)+));
+    }};
+}
+
+impl<'s> FullWalk<'s> {
+    pub(super) fn new(schema: &'s Schema, ir: &'s FullIr) -> Self {
+        FullWalk {
+            schema,
+            ir,
+            depth: Cell::new(0),
+            work: Cell::new(0),
+            exceeded: Cell::new(false),
+        }
+    }
+
+    /// Validates `inst` against node `id`.
+    pub(super) fn run(&self, id: NodeId, inst: &Value, errors: Errors<'_>) -> bool {
+        let mut errors = errors;
+        let scope = Scope {
+            resource: self.resource(id),
+            parent: None,
+        };
+        let valid = self.node(
+            id,
+            inst,
+            &Path::Root,
+            &scope,
+            &mut errors,
+            &mut Evaluated::default(),
+        );
+        if self.exceeded.get() {
+            if let Some(list) = errors {
+                if list.is_empty() {
+                    list.push(ValidationError {
+                        instance_path: Pointer::root(),
+                        schema_path: Pointer::root(),
+                        keyword: "$ref",
+                        message: format!("validation stopped: past {MAX_DEPTH} levels of nesting or {MAX_WORK} subschema visits"),
+                    });
+                }
+            }
+            return false;
+        }
+        valid
+    }
+
+    fn resource(&self, id: NodeId) -> u32 {
+        self.ir.resource_of.get(id.index()).copied().unwrap_or(0)
+    }
+
+    fn collect(&self) -> bool {
+        self.ir.unevaluated
+    }
+
+    fn node<'i>(
+        &self,
+        id: NodeId,
+        inst: &'i Value,
+        path: &Path<'_>,
+        scope: &Scope<'_>,
+        errors: &mut Errors<'_>,
+        out: &mut Evaluated<'i>,
+    ) -> bool {
+        let work = self.work.get() + 1;
+        self.work.set(work);
+        let depth = self.depth.get();
+        if work > MAX_WORK || depth >= MAX_DEPTH {
+            self.exceeded.set(true);
+            return false;
+        }
+        self.depth.set(depth + 1);
+        let resource = self.resource(id);
+        let inner;
+        let scope = if resource == scope.resource {
+            scope
+        } else {
+            inner = Scope {
+                resource,
+                parent: Some(scope),
+            };
+            &inner
+        };
+        let mut local = Evaluated::default();
+        let valid = self.keywords(id, inst, path, scope, errors, &mut local);
+        self.depth.set(depth);
+        if valid && self.collect() {
+            out.merge(local);
+        }
+        valid
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn keywords<'i>(
+        &self,
+        id: NodeId,
+        inst: &'i Value,
+        path: &Path<'_>,
+        scope: &Scope<'_>,
+        errors: &mut Errors<'_>,
+        local: &mut Evaluated<'i>,
+    ) -> bool {
+        let node = self.schema.node(id);
+        let rules = self.schema.full_rules(id);
+        let mut valid = true;
+        if rules.is_some_and(|r| r.never) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "false",
+                path,
+                "the schema `false` accepts no value"
+            );
+        }
+        if let Some(t) = node.types {
+            if !admits(t, inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "type",
+                    path,
+                    "expected {}, found {}",
+                    t.iter()
+                        .map(JsonType::name)
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    JsonType::of(inst).name()
+                );
+            }
+        }
+        if let Some(c) = &node.constant {
+            if !literal_eq(c, inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "const",
+                    path,
+                    "expected the constant {}, found {}",
+                    preview(c),
+                    preview(inst)
+                );
+            }
+        }
+        if let Some(e) = &node.enumeration {
+            if !e.contains(inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "enum",
+                    path,
+                    "{} is not one of the {} allowed values",
+                    preview(inst),
+                    e.values.len()
+                );
+            }
+        }
+        match inst {
+            Value::String(s) => valid &= self.string(id, node, s, path, errors),
+            Value::Number(n) => valid &= self.number(id, node, n, path, errors),
+            Value::Array(items) => valid &= self.array(id, node, items, path, scope, errors, local),
+            Value::Object(_) => valid &= self.object(id, node, inst, path, scope, errors, local),
+            _ => {}
+        }
+        if !valid && errors.is_none() {
+            return false;
+        }
+        for sub in &node.all_of {
+            if !self.node(*sub, inst, path, scope, errors, local) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "allOf",
+                    path,
+                    "fails a schema under `allOf`"
+                );
+            }
+        }
+        if !node.any_of.is_empty() {
+            let mut any = false;
+            for sub in &node.any_of {
+                if self.node(*sub, inst, path, scope, &mut None, local) {
+                    any = true;
+                    if !self.collect() {
+                        break;
+                    }
+                }
+            }
+            if !any {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "anyOf",
+                    path,
+                    "matches none of the {} alternatives",
+                    node.any_of.len()
+                );
+            }
+        }
+        if !node.one_of.is_empty() {
+            let mut matched = Vec::new();
+            let mut kept = Evaluated::default();
+            for (i, sub) in node.one_of.iter().enumerate() {
+                let mut e = Evaluated::default();
+                if self.node(*sub, inst, path, scope, &mut None, &mut e) {
+                    matched.push(i);
+                    kept = e;
+                    if matched.len() > 1 {
+                        break;
+                    }
+                }
+            }
+            match matched.as_slice() {
+                [_] => local.merge(kept),
+                [] => fail!(
+                    errors,
+                    valid,
+                    node,
+                    "oneOf",
+                    path,
+                    "matches none of the {} alternatives",
+                    node.one_of.len()
+                ),
+                [a, b, ..] => fail!(
+                    errors,
+                    valid,
+                    node,
+                    "oneOf",
+                    path,
+                    "matches more than one alternative (at least {a} and {b})"
+                ),
+            }
+        }
+        if let Some(not) = node.not {
+            if self.node(not, inst, path, scope, &mut None, &mut Evaluated::default()) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "not",
+                    path,
+                    "matches the schema under `not`"
+                );
+            }
+        }
+        if let Some(target) = node.reference {
+            valid &= self.node(target, inst, path, scope, errors, local);
+        }
+        let Some(rules) = rules else {
+            return valid;
+        };
+        if !valid && errors.is_none() {
+            return false;
+        }
+        if let Some((target, anchor)) = &rules.dynamic_ref {
+            let target = self.dynamic(*target, anchor.as_deref(), scope);
+            valid &= self.node(target, inst, path, scope, errors, local);
+        }
+        if let Some(target) = rules.recursive_ref {
+            let target = self.recursive(target, scope);
+            valid &= self.node(target, inst, path, scope, errors, local);
+        }
+        if let Some(cond) = rules.if_ {
+            let mut e = Evaluated::default();
+            let branch = if self.node(cond, inst, path, scope, &mut None, &mut e) {
+                local.merge(e);
+                rules.then_.map(|t| (t, "then"))
+            } else {
+                rules.else_.map(|t| (t, "else"))
+            };
+            if let Some((sub, keyword)) = branch {
+                if !self.node(sub, inst, path, scope, errors, local) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        keyword,
+                        path,
+                        "fails the schema under `{keyword}`"
+                    );
+                }
+            }
+        }
+        if !valid && errors.is_none() {
+            return false;
+        }
+        // Last: they see what every other keyword of the node evaluated.
+        if let (Some(u), Value::Object(map)) = (rules.unevaluated_properties, inst) {
+            for (key, member) in map {
+                if local.props.contains(key.as_str()) {
+                    continue;
+                }
+                let at = Path::Key(path, key);
+                if self.node(u, member, &at, scope, errors, &mut Evaluated::default()) {
+                    local.props.insert(key);
+                } else {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "unevaluatedProperties",
+                        path,
+                        "the property `{key}`, which no other keyword evaluates, fails `unevaluatedProperties`"
+                    );
+                }
+            }
+        }
+        if let (Some(u), Value::Array(items)) = (rules.unevaluated_items, inst) {
+            for (i, item) in items.iter().enumerate() {
+                if local.items.contains(&i) {
+                    continue;
+                }
+                let at = Path::Index(path, i);
+                if self.node(u, item, &at, scope, errors, &mut Evaluated::default()) {
+                    local.items.insert(i);
+                } else {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "unevaluatedItems",
+                        path,
+                        "item {i}, which no other keyword evaluates, fails `unevaluatedItems`"
+                    );
+                }
+            }
+        }
+        valid
+    }
+
+    /// `$dynamicRef`: when the statically resolved target declares the `$dynamicAnchor` its
+    /// fragment names, the outermost resource of the dynamic scope that declares it wins.
+    fn dynamic(&self, target: NodeId, anchor: Option<&str>, scope: &Scope<'_>) -> NodeId {
+        let Some(name) = anchor else {
+            return target;
+        };
+        let declares = self
+            .schema
+            .full_rules(target)
+            .and_then(|r| r.dynamic_anchor.as_deref())
+            == Some(name);
+        if !declares {
+            return target;
+        }
+        let mut found = target;
+        let mut cur = Some(scope);
+        while let Some(s) = cur {
+            if let Some(r) = self.ir.resources.get(s.resource as usize) {
+                if let Some((_, id)) = r.dynamic_anchors.iter().find(|(n, _)| &**n == name) {
+                    found = *id;
+                }
+            }
+            cur = s.parent;
+        }
+        found
+    }
+
+    /// `$recursiveRef`: when the target's resource says `$recursiveAnchor: true`, the outermost
+    /// resource of the dynamic scope that says so too wins.
+    fn recursive(&self, target: NodeId, scope: &Scope<'_>) -> NodeId {
+        let anchored = self
+            .ir
+            .resources
+            .get(self.resource(target) as usize)
+            .is_some_and(|r| r.recursive_anchor.is_some());
+        if !anchored {
+            return target;
+        }
+        let mut found = target;
+        let mut cur = Some(scope);
+        while let Some(s) = cur {
+            if let Some(root) = self
+                .ir
+                .resources
+                .get(s.resource as usize)
+                .and_then(|r| r.recursive_anchor)
+            {
+                found = root;
+            }
+            cur = s.parent;
+        }
+        found
+    }
+
+    fn string(
+        &self,
+        id: NodeId,
+        node: &Node,
+        s: &str,
+        path: &Path<'_>,
+        errors: &mut Errors<'_>,
+    ) -> bool {
+        let mut valid = true;
+        if let Some(rules) = &node.string {
+            if rules.min_length.is_some() || rules.max_length.is_some() {
+                let len = code_points(s) as u64;
+                if let Some(min) = rules.min_length.filter(|m| len < *m) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "minLength",
+                        path,
+                        "is {len} characters long, shorter than {min}"
+                    );
+                }
+                if let Some(max) = rules.max_length.filter(|m| len > *m) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "maxLength",
+                        path,
+                        "is {len} characters long, longer than {max}"
+                    );
+                }
+            }
+            if let Some(p) = &rules.pattern {
+                if !p.is_match(s) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "pattern",
+                        path,
+                        "{} does not match the pattern {:?}",
+                        preview(&Value::String(s.to_owned())),
+                        p.as_str()
+                    );
+                }
+            }
+        }
+        if let Some(f) = self
+            .schema
+            .full_rules(id)
+            .and_then(|r| r.format_assertion.as_deref())
+        {
+            if !format::conforms(f, s) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "format",
+                    path,
+                    "{} is not a valid `{f}`",
+                    preview(&Value::String(s.to_owned()))
+                );
+            }
+        }
+        valid
+    }
+
+    fn number(
+        &self,
+        id: NodeId,
+        node: &Node,
+        n: &Number,
+        path: &Path<'_>,
+        errors: &mut Errors<'_>,
+    ) -> bool {
+        let mut valid = true;
+        if let Some(rules) = &node.number {
+            if let Some(b) = &rules.lower {
+                if !b.admits(n, Ordering::Greater) {
+                    let rel = if b.exclusive {
+                        "not greater than"
+                    } else {
+                        "less than"
+                    };
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        b.lower_keyword(),
+                        path,
+                        "{n} is {rel} {}",
+                        b.value
+                    );
+                }
+            }
+            if let Some(b) = &rules.upper {
+                if !b.admits(n, Ordering::Less) {
+                    let rel = if b.exclusive {
+                        "not less than"
+                    } else {
+                        "greater than"
+                    };
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        b.upper_keyword(),
+                        path,
+                        "{n} is {rel} {}",
+                        b.value
+                    );
+                }
+            }
+            if let Some(m) = rules.multiple_of {
+                if !is_multiple_of(n, m) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "multipleOf",
+                        path,
+                        "{n} is not a multiple of {m}"
+                    );
+                }
+            }
+        }
+        if let Some(m) = self
+            .schema
+            .full_rules(id)
+            .and_then(|r| r.multiple_of.as_ref())
+        {
+            if !decimal::is_multiple(n, m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "multipleOf",
+                    path,
+                    "{n} is not a multiple of {m}"
+                );
+            }
+        }
+        valid
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn array<'i>(
+        &self,
+        id: NodeId,
+        node: &Node,
+        items: &'i [Value],
+        path: &Path<'_>,
+        scope: &Scope<'_>,
+        errors: &mut Errors<'_>,
+        local: &mut Evaluated<'i>,
+    ) -> bool {
+        let mut valid = true;
+        let len = items.len() as u64;
+        if let Some(rules) = &node.array {
+            if let Some(min) = rules.min_items.filter(|m| len < *m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "minItems",
+                    path,
+                    "has {len} items, fewer than {min}"
+                );
+            }
+            if let Some(max) = rules.max_items.filter(|m| len > *m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "maxItems",
+                    path,
+                    "has {len} items, more than {max}"
+                );
+            }
+            for (i, item) in items.iter().enumerate() {
+                let Some(sub) = rules.prefix_items.get(i).copied().or(rules.items) else {
+                    break;
+                };
+                let at = Path::Index(path, i);
+                if self.node(sub, item, &at, scope, errors, &mut Evaluated::default()) {
+                    if self.collect() {
+                        local.items.insert(i);
+                    }
+                } else {
+                    valid = false;
+                    if errors.is_none() {
+                        return false;
+                    }
+                }
+            }
+            if rules.unique_items && !all_unique(items) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "uniqueItems",
+                    path,
+                    "has duplicate items"
+                );
+            }
+        }
+        let Some(rules) = self.schema.full_rules(id) else {
+            return valid;
+        };
+        if let Some(c) = rules.contains {
+            let mut count = 0u64;
+            for (i, item) in items.iter().enumerate() {
+                let at = Path::Index(path, i);
+                if self.node(c, item, &at, scope, &mut None, &mut Evaluated::default()) {
+                    count += 1;
+                    if self.collect() && rules.draft >= crate::ir::Draft::Draft2020_12 {
+                        local.items.insert(i);
+                    }
+                }
+            }
+            let min = rules.min_contains.unwrap_or(1);
+            if count < min {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "contains",
+                    path,
+                    "has {count} items matching `contains`, fewer than {min}"
+                );
+            }
+            if let Some(max) = rules.max_contains.filter(|m| count > *m) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "maxContains",
+                    path,
+                    "has {count} items matching `contains`, more than {max}"
+                );
+            }
+        }
+        valid
+    }
+
+    #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+    fn object<'i>(
+        &self,
+        id: NodeId,
+        node: &Node,
+        inst: &'i Value,
+        path: &Path<'_>,
+        scope: &Scope<'_>,
+        errors: &mut Errors<'_>,
+        local: &mut Evaluated<'i>,
+    ) -> bool {
+        let Value::Object(map) = inst else {
+            return true;
+        };
+        let mut valid = true;
+        let rules = self.schema.full_rules(id);
+        let patterns = rules.map_or(&[][..], |r| &r.pattern_properties[..]);
+        let collect = self.collect();
+        if let Some(o) = &node.object {
+            for name in &o.required {
+                if !map.contains_key(&**name) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "required",
+                        path,
+                        "the required property `{name}` is missing"
+                    );
+                }
+            }
+        }
+        let additional = node
+            .object
+            .as_ref()
+            .map_or(Additional::Unspecified, |o| o.additional);
+        let visits = node
+            .object
+            .as_ref()
+            .is_some_and(|o| !o.properties.is_empty())
+            || !patterns.is_empty()
+            || additional != Additional::Unspecified;
+        if visits {
+            for (key, member) in map {
+                let at = Path::Key(path, key);
+                let mut matched = false;
+                let mut ok = true;
+                if let Some(sub) = node.object.as_ref().and_then(|o| o.properties.get(key)) {
+                    matched = true;
+                    ok &= self.node(sub, member, &at, scope, errors, &mut Evaluated::default());
+                }
+                for (p, sub) in patterns {
+                    if p.is_match(key) {
+                        matched = true;
+                        ok &=
+                            self.node(*sub, member, &at, scope, errors, &mut Evaluated::default());
+                    }
+                }
+                if !matched {
+                    match additional {
+                        Additional::Schema(sub) => {
+                            matched = true;
+                            ok &= self.node(
+                                sub,
+                                member,
+                                &at,
+                                scope,
+                                errors,
+                                &mut Evaluated::default(),
+                            );
+                        }
+                        Additional::Forbidden => {
+                            fail!(
+                                errors,
+                                valid,
+                                node,
+                                "additionalProperties",
+                                path,
+                                "the property `{key}` is not allowed"
+                            );
+                        }
+                        Additional::Allowed => matched = true,
+                        Additional::Unspecified => {}
+                    }
+                }
+                if !ok {
+                    valid = false;
+                    if errors.is_none() {
+                        return false;
+                    }
+                } else if matched && collect {
+                    local.props.insert(key);
+                }
+            }
+        }
+        let Some(rules) = rules else {
+            return valid;
+        };
+        let count = map.len() as u64;
+        if let Some(min) = rules.min_properties.filter(|m| count < *m) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "minProperties",
+                path,
+                "has {count} properties, fewer than {min}"
+            );
+        }
+        if let Some(max) = rules.max_properties.filter(|m| count > *m) {
+            fail!(
+                errors,
+                valid,
+                node,
+                "maxProperties",
+                path,
+                "has {count} properties, more than {max}"
+            );
+        }
+        if let Some(names) = rules.property_names {
+            for key in map.keys() {
+                let name = Value::String(key.clone());
+                if !self.node(
+                    names,
+                    &name,
+                    path,
+                    scope,
+                    &mut None,
+                    &mut Evaluated::default(),
+                ) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "propertyNames",
+                        path,
+                        "the property name `{key}` fails `propertyNames`"
+                    );
+                }
+            }
+        }
+        for (prop, needed) in &rules.dependent_required {
+            if !map.contains_key(&**prop) {
+                continue;
+            }
+            for n in needed {
+                if !map.contains_key(&**n) {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "dependentRequired",
+                        path,
+                        "the property `{n}` is required when `{prop}` is present"
+                    );
+                }
+            }
+        }
+        for (prop, sub) in &rules.dependent_schemas {
+            if map.contains_key(&**prop) && !self.node(*sub, inst, path, scope, errors, local) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "dependentSchemas",
+                    path,
+                    "fails the schema that applies when `{prop}` is present"
+                );
+            }
+        }
+        valid
+    }
+}
+
+/// True when the value's type satisfies `types` (`integer` takes `1.0`).
+fn admits(types: TypeSet, v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            types.contains(JsonType::Number) || (types.contains(JsonType::Integer) && is_integer(n))
+        }
+        other => types.contains(JsonType::of(other)),
+    }
+}
