@@ -45,7 +45,19 @@ pub fn native_schema(target: Target, wire: &Value) -> Option<&Value> {
             .or_else(|| wire.pointer("/output_format/schema")),
         Target::GeminiJson => wire.pointer("/generationConfig/responseJsonSchema"),
         Target::Ollama => wire.get("format"),
-        Target::Gemini => None,
+        Target::OpenAiResponses => {
+            let format = wire.pointer("/text/format")?;
+            if format.get("strict") != Some(&Value::Bool(true)) {
+                return None;
+            }
+            format.get("schema")
+        }
+        Target::BedrockClaude => wire.pointer("/toolConfig/tools/0/toolSpec/inputSchema/json"),
+        Target::GeminiInteractions => match wire.get("response_format")? {
+            Value::Array(entries) => entries.iter().find_map(|e| e.get("schema")),
+            entry => entry.get("schema"),
+        },
+        Target::Gemini | Target::VertexGemini => None,
     }?;
     schema.is_object().then_some(schema)
 }
