@@ -19,10 +19,10 @@
 //! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment, except that with
 //! `null_means_absent` an explicit `null` on an optional nullable property lifts to absence:
 //! there `lift(encode(x))` is `x` without those members (and equals `x` when it has none).
-//! `encode` refuses (an error) any other value: one outside the declared fragment (a member the
-//! source does not declare where it declares properties, which a closed wire object cannot carry)
-//! or invalid against the source has no encoding the wire accepts, and `encode` never hands one
-//! out. Lift only
+//! `encode_for_wire` (what `Lowering::encode` calls) refuses (an error) any other value: one
+//! outside the declared fragment (a member the source does not declare where it declares
+//! properties, which a closed wire object cannot carry) or invalid against the source has no
+//! encoding the wire accepts, and `encode` never hands one out. Lift only
 //! reshapes; it never repairs (no clamping, no truncation, no guessing): an answer that does not
 //! have the requested shape is an error, and validation against the source decides the rest.
 
@@ -140,7 +140,14 @@ impl Lens {
                 "the value nests too deeply to reshape",
             ));
         }
-        let encoded = self.enc(x, sides, &Pointer::root())?;
+        self.enc(x, sides, &Pointer::root())
+    }
+
+    /// [`Lens::encode`] of a value for the wire: refused when the wire schema rejects the
+    /// encoding. (Reshaping itself encodes literals before the wire exists, with plain
+    /// `encode`.)
+    pub fn encode_for_wire(&self, x: &Value, sides: Sides<'_>) -> Result<Value, LensError> {
+        let encoded = self.encode(x, sides)?;
         // A value outside the declared fragment (a member the source does not declare where it
         // declares properties) has no encoding the closed wire accepts; neither has a value the
         // source rejects. Refuse it rather than hand out a request the wire rejects.

@@ -528,7 +528,10 @@ impl Lowering {
     /// encoding the wire accepts (outside the declared fragment, or invalid) is an error.
     pub fn encode(&self, value: &Value) -> Result<Value, AcceptError> {
         match &self.reshaped {
-            Some(r) => r.lens.encode(value, r.sides()).map_err(shape_error),
+            Some(r) => r
+                .lens
+                .encode_for_wire(value, r.sides())
+                .map_err(shape_error),
             None => copy(value),
         }
     }
