@@ -1380,8 +1380,10 @@ fn case_shared_enum() {
         let props: Map<String, Value> = (0..2_000)
             .map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/big"})))
             .collect();
-        let source =
-            json!({"$defs": {"big": {"enum": big}}, "type": "object", "properties": props});
+        // Closed: an open object this wide goes to Ollama as a free object (llama.cpp's rule
+        // for other keys would pass its limits), which would hide the references.
+        let source = json!({"$defs": {"big": {"enum": big}}, "type": "object",
+            "properties": props, "additionalProperties": false});
         let source_len = source.to_string().len();
         let s = parse_ext(&source);
         for l in lower_everywhere(&s) {
