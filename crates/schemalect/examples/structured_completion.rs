@@ -240,6 +240,28 @@ fn request(flow: &Flow) -> (String, Value) {
                 {"role": "user", "content": TASK}
             ]}),
         ),
+        Target::OpenAiResponses => (
+            "https://api.openai.com/v1/responses",
+            json!({"model": "gpt-4o-2024-08-06", "instructions": instruction, "input": TASK}),
+        ),
+        Target::VertexGemini => (
+            "https://us-central1-aiplatform.googleapis.com/v1/projects/PROJECT/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+            json!({
+                "systemInstruction": {"parts": [{"text": instruction}]},
+                "contents": [{"role": "user", "parts": [{"text": TASK}]}]
+            }),
+        ),
+        Target::GeminiInteractions => (
+            "https://generativelanguage.googleapis.com/v1beta/interactions",
+            json!({"model": "gemini-2.5-flash", "system_instruction": instruction, "input": TASK}),
+        ),
+        Target::BedrockClaude => (
+            "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1:0/converse",
+            json!({
+                "system": [{"text": instruction}],
+                "messages": [{"role": "user", "content": [{"text": TASK}]}]
+            }),
+        ),
         Target::Claude | Target::ClaudeNative => (
             "https://api.anthropic.com/v1/messages",
             json!({
