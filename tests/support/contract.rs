@@ -13,8 +13,8 @@
 //!   `null` members, and exactly `x` when `x` has no `null` member at all;
 //! - a real engine agrees (with `SCHEMALECT_ENGINES=1`; the golden test always checks it): the
 //!   native schema compiles in llguidance and its matcher accepts every `encode(x)`
-//!   ([`engines`](crate::engines)); and, always, an Ollama wire passes the check of
-//!   llama.cpp's converter and GBNF parser ([`gbnf`](crate::gbnf));
+//!   ([`crate::engines`] module); and, always, an Ollama wire passes the check of
+//!   llama.cpp's converter and GBNF parser ([`crate::gbnf`]);
 //! - for values the source rejects (in the declared fragment): `accept` refuses them, and an
 //!   `Exact` lowering's `T(wire)` rejects them too.
 

@@ -728,7 +728,7 @@ fn gemini_response_schema_problems(root: &Value) -> Vec<String> {
 }
 
 /// Keywords a 2026 live bisect on the Interactions API (gemini-3.8-flash) got HTTP 400 for
-/// (providers-2026-12.md §3.3, https://github.com/linxule/openinterviewer/pull/21 , /pull/23).
+/// (providers-2026-12.md §3.3, <https://github.com/linxule/openinterviewer/pull/21>, /pull/23).
 pub const INTERACTIONS_REFUSED: &[&str] = &["maxLength", "minimum", "minItems", "maxItems"];
 
 /// The name rule both OpenAI wires share: `[A-Za-z0-9_-]{1,64}` (providers.md O3).
