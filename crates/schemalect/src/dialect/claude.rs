@@ -157,7 +157,7 @@ fn forced_tool(
     let description =
         closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
     let (input_schema, strict, mode, losses) = match strict(&normalized, caps) {
-        Ok((sent, losses)) => (sent, true, widened_if(&losses), losses),
+        Ok((sent, losses)) => (sent, true, super::native_mode(&losses), losses),
         Err(Degrade(loss)) => (
             guide(&normalized.schema, caps),
             false,
@@ -241,7 +241,7 @@ pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome 
     }
     match strict(&normalized, &CLAUDE_NATIVE) {
         Ok((sent, losses)) => Outcome {
-            mode: widened_if(&losses),
+            mode: super::native_mode(&losses),
             wire: super::object([(
                 "output_config",
                 super::object([(
@@ -252,14 +252,6 @@ pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome 
             losses,
         },
         Err(Degrade(loss)) => prompt(loss),
-    }
-}
-
-fn widened_if(losses: &[Loss]) -> Mode {
-    if losses.is_empty() {
-        Mode::Exact
-    } else {
-        Mode::Widened
     }
 }
 

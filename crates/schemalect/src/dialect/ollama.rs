@@ -101,16 +101,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             let mut losses = normalized.losses;
             losses.extend(relaxed);
             losses.extend(emitted.losses);
-            let mode = if losses.is_empty() {
-                Mode::Exact
-            } else {
-                Mode::Widened
-            };
-            Outcome {
-                mode,
-                wire: super::object([("format", emitted.schema)]),
-                losses,
-            }
+            Outcome::native(super::object([("format", emitted.schema)]), losses)
         }
         Err(degrade) => {
             let (mode, wire) = if json_mode_allowed(schema) {

@@ -242,15 +242,7 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
                     ("json_schema", Value::Object(spec)),
                 ])
             };
-            Outcome {
-                mode: if losses.is_empty() {
-                    Mode::Exact
-                } else {
-                    Mode::Widened
-                },
-                wire: request(target, options, format),
-                losses,
-            }
+            Outcome::native(request(target, options, format), losses)
         }
         Err(Degrade(loss)) => fallback(schema, target, options, loss),
     }
