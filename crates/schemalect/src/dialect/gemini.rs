@@ -52,7 +52,10 @@ fn native(field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
 
 /// The body both JSON-Schema wires share: `allOf` merged into its parent, then the generic
 /// emitter in `dialect`. The schema to send with every loss, or why it cannot be sent.
-fn emit_json_schema(schema: &Schema, dialect: JsonDialect) -> Result<(Value, Vec<Loss>), Loss> {
+fn emit_json_schema(
+    schema: &Schema,
+    dialect: JsonDialect,
+) -> Result<(Value, Vec<Loss>), Vec<Loss>> {
     let normalized = normalize(
         schema,
         Rewrites {
@@ -67,12 +70,13 @@ fn emit_json_schema(schema: &Schema, dialect: JsonDialect) -> Result<(Value, Vec
 }
 
 /// The fallback: JSON output without a schema. Its decoder language is any JSON value, so it
-/// cannot narrow whatever the schema says; `why` says what the schema field could not carry.
-fn json_only(why: Loss) -> Outcome {
+/// cannot narrow whatever the schema says; `why` lists every node the schema field could not
+/// carry.
+fn json_only(why: Vec<Loss>) -> Outcome {
     Outcome {
         mode: Mode::Json,
         wire: json!({ "generationConfig": { "responseMimeType": JSON_MIME } }),
-        losses: vec![why],
+        losses: why,
     }
 }
 

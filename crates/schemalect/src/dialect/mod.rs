@@ -200,7 +200,15 @@ pub(crate) fn source_value(schema: &Schema) -> Result<Value, Loss> {
         types: emit::Types::AsSource,
         references: true,
     };
-    emit::emit(schema, dialect)
-        .map(|e| e.schema)
-        .map_err(|d| d.0)
+    // Without a capability table only the emission limits can stop it, and they stop the
+    // walk at the first node: one reason.
+    emit::emit(schema, dialect).map(|e| e.schema).map_err(|d| {
+        d.0.into_iter().next().unwrap_or_else(|| {
+            Loss::new(
+                &crate::Pointer::root(),
+                "",
+                "the schema cannot be written back",
+            )
+        })
+    })
 }

@@ -112,7 +112,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             Outcome {
                 mode,
                 wire,
-                losses: vec![degrade.0],
+                losses: degrade.0,
             }
         }
     }
@@ -162,7 +162,7 @@ fn ref_key_in_data(schema: &Schema) -> Option<Degrade> {
         } else {
             return None;
         };
-        Some(Degrade(Loss::new(&n.pointer, keyword, WHY)))
+        Some(Degrade::from(Loss::new(&n.pointer, keyword, WHY)))
     })
 }
 

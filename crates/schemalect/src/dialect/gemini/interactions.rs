@@ -94,11 +94,11 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
     }
 }
 
-fn prompt(why: Loss) -> Outcome {
+fn prompt(why: Vec<Loss>) -> Outcome {
     Outcome {
         mode: Mode::Prompt,
         wire: Value::Object(Map::new()),
-        losses: vec![why],
+        losses: why,
     }
 }
 
