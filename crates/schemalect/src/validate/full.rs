@@ -14,7 +14,7 @@
 //! the error says why.
 
 use super::checks::{self, preview, Sink};
-use super::{admits, Path, MAX_ERRORS};
+use super::{admits, Path, Report};
 use crate::error::ValidationError;
 use crate::ir::{Additional, FullIr, Node, NodeId, Schema};
 use crate::pointer::Pointer;
@@ -60,6 +60,8 @@ pub(super) struct FullWalk<'s> {
     pub(super) exceeded: Cell<bool>,
 }
 
+/// Records a failure when errors are wanted, under the same count and byte budget as the other
+/// walk (past it, one last error says that the rest were omitted).
 fn record(
     errors: &mut Errors<'_>,
     node: &Node,
@@ -68,14 +70,7 @@ fn record(
     message: impl FnOnce() -> String,
 ) {
     if let Some(list) = errors {
-        if list.len() < MAX_ERRORS {
-            list.push(ValidationError {
-                instance_path: path.to_pointer(),
-                schema_path: node.pointer.join(keyword),
-                keyword,
-                message: message(),
-            });
-        }
+        Report::record(&mut **list, node, keyword, path, message);
     }
 }
 
