@@ -11,8 +11,10 @@ use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKin
 use crate::ir::{Additional, Node, NodeId, ObjectRules, Schema};
 use crate::keywords::{self, Role};
 use crate::lower::Loss;
+use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// How a dialect treats objects that the source leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,13 +73,50 @@ impl From<Loss> for Degrade {
 }
 
 impl Degrade {
-    /// Adds `more`'s blockers at nodes not already named (one blocker per node).
+    /// Adds `more`'s blockers at nodes not already named.
     pub(crate) fn merge(&mut self, more: Vec<Loss>) {
+        let mut all = Blockers::default();
+        all.add(std::mem::take(&mut self.0));
+        all.add(more);
+        self.0 = all.into_list();
+    }
+}
+
+/// The nodes a walk could not send, one blocker per node: a node written out in several
+/// places (a shared definition, a flattened `allOf`) is named once, at its source pointer.
+#[derive(Debug, Default)]
+pub(crate) struct Blockers {
+    list: Vec<Loss>,
+    at: HashSet<Pointer>,
+}
+
+impl Blockers {
+    pub(crate) fn add(&mut self, more: Vec<Loss>) {
         for loss in more {
-            if !self.0.iter().any(|l| l.pointer == loss.pointer) {
-                self.0.push(loss);
+            if self.at.insert(loss.pointer.clone()) {
+                self.list.push(loss);
             }
         }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Forgets the blockers added after the first `len` (a subtree whose blockers do not
+    /// count, as under a `not` that is dropped).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        for loss in self.list.drain(len.min(self.list.len())..) {
+            self.at.remove(&loss.pointer);
+        }
+    }
+
+    pub(crate) fn into_list(self) -> Vec<Loss> {
+        self.list
     }
 }
 
@@ -95,7 +134,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         losses: Vec::new(),
         emitted: 0,
         defs: Vec::new(),
-        blocked: Vec::new(),
+        blocked: Blockers::default(),
         stopped: false,
     };
     let mut root = e.child(schema.root(), 0)?;
@@ -108,7 +147,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         next += 1;
     }
     if !e.blocked.is_empty() {
-        return Err(Degrade(e.blocked));
+        return Err(Degrade(e.blocked.into_list()));
     }
     if !defs.is_empty() {
         root.insert("$defs".into(), Value::Object(defs));
@@ -129,7 +168,7 @@ struct Emitter<'s> {
     defs: Vec<(NodeId, String)>,
     /// Nodes that cannot be sent, one blocker each: the walk goes on past them so that the
     /// fallback names them all.
-    blocked: Vec<Loss>,
+    blocked: Blockers,
     /// A limit of the whole emission (depth, size) was hit: nothing more is walked.
     stopped: bool,
 }
@@ -212,11 +251,7 @@ impl Emitter<'_> {
     fn child(&mut self, id: NodeId, depth: usize) -> Result<Map<String, Value>, Degrade> {
         match self.node(id, depth) {
             Err(d) if !self.stopped => {
-                for loss in d.0 {
-                    if !self.blocked.iter().any(|b| b.pointer == loss.pointer) {
-                        self.blocked.push(loss);
-                    }
-                }
+                self.blocked.add(d.0);
                 Ok(Map::new())
             }
             other => other,
