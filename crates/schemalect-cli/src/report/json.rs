@@ -52,6 +52,33 @@ pub fn violations<'a, T>(
     }
 }
 
+/// The warnings of a schema inside the subset (the `full` subset's unknown keywords, which
+/// are annotations), located as [`violations`] are; none when out of the subset.
+pub fn warnings<'a>(
+    parsed: &'a Result<schemalect::Schema, SubsetError>,
+    locator: &Locator<'_>,
+    place: Place,
+) -> Vec<Violation<'a>> {
+    let Ok(schema) = parsed else {
+        return Vec::new();
+    };
+    let prefix = place.tokens();
+    schema
+        .warnings()
+        .iter()
+        .map(|v| {
+            let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
+            Violation {
+                pointer: v.pointer.as_str(),
+                keyword: &v.keyword,
+                reason: v.reason(),
+                line: region.map(|r| r.start_line),
+                column: region.map(|r| r.start_column),
+            }
+        })
+        .collect()
+}
+
 /// A loss: `{pointer, keyword, reason}`.
 #[derive(Debug, Serialize)]
 pub struct Loss<'a> {
@@ -86,6 +113,9 @@ pub struct LintLine<'a> {
     pub in_subset: bool,
     /// Every violation (empty when in the subset).
     pub errors: Vec<Violation<'a>>,
+    /// Every warning of a schema in the subset: the `full` subset's unknown keywords, which
+    /// assert nothing (with `--deny-unknown` they are `errors` instead).
+    pub warnings: Vec<Violation<'a>>,
     /// One per selected target (empty when out of the subset).
     pub targets: Vec<LintTarget<'a>>,
 }
