@@ -234,25 +234,31 @@ const UNKNOWN_FOUND: [(&str, &str, Option<&str>, u64, u64); 3] = [
     ("/properties/age", "javaType", None, 6, 32),
 ];
 
-fn unknown_keywords_file() -> String {
-    let dir = tmp("unknown-keywords");
-    let path = dir.join("schema.json");
+/// `lint --subset full --target openai --format FORMAT` (and `--deny-unknown`) on the
+/// [`UNKNOWN_KEYWORDS`] schema, written to a folder of its own per test (tests run at once).
+fn lint_unknown(test: &str, deny: bool, format: &str) -> (String, Run) {
+    let path = tmp(test).join("schema.json");
     std::fs::write(&path, UNKNOWN_KEYWORDS).expect("write the schema");
-    path.to_str().expect("a UTF-8 path").to_owned()
-}
-
-#[test]
-fn lint_full_subset_warns_of_unknown_keywords_in_text() {
-    let file = unknown_keywords_file();
-    let r = run(&[
+    let file = path.to_str().expect("a UTF-8 path").to_owned();
+    let mut args = vec![
         "lint",
         "--no-config",
         "--subset",
         "full",
         "--target",
         "openai",
-        &file,
-    ]);
+    ];
+    if deny {
+        args.push("--deny-unknown");
+    }
+    args.extend(["--format", format, &file]);
+    let r = run(&args);
+    (file, r)
+}
+
+#[test]
+fn lint_full_subset_warns_of_unknown_keywords_in_text() {
+    let (file, r) = lint_unknown("unknown-keywords-text", false, "text");
     assert_eq!(r.code, 0, "warnings do not fail the run: {}", r.stdout);
     assert!(
         r.stdout
@@ -281,16 +287,7 @@ fn lint_full_subset_warns_of_unknown_keywords_in_text() {
         .stdout
         .contains("; 3 warnings (unknown keywords, kept as annotations)\n"));
     // `--deny-unknown`: the same three, as errors that fail the run.
-    let r = run(&[
-        "lint",
-        "--no-config",
-        "--subset",
-        "full",
-        "--deny-unknown",
-        "--target",
-        "openai",
-        &file,
-    ]);
+    let (file, r) = lint_unknown("unknown-keywords-text-deny", true, "text");
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert!(r
         .stdout
@@ -303,18 +300,7 @@ fn lint_full_subset_warns_of_unknown_keywords_in_text() {
 
 #[test]
 fn lint_full_subset_warns_of_unknown_keywords_in_json() {
-    let file = unknown_keywords_file();
-    let r = run(&[
-        "lint",
-        "--no-config",
-        "--subset",
-        "full",
-        "--target",
-        "openai",
-        "--format",
-        "json",
-        &file,
-    ]);
+    let (_, r) = lint_unknown("unknown-keywords-json", false, "json");
     assert_eq!(r.code, 0);
     let line = &r.lines()[0];
     assert_eq!(line["in_subset"], true);
@@ -332,18 +318,7 @@ fn lint_full_subset_warns_of_unknown_keywords_in_json() {
         })
         .collect();
     assert_eq!(line["warnings"], Value::Array(expected.clone()));
-    let r = run(&[
-        "lint",
-        "--no-config",
-        "--subset",
-        "full",
-        "--deny-unknown",
-        "--target",
-        "openai",
-        "--format",
-        "json",
-        &file,
-    ]);
+    let (_, r) = lint_unknown("unknown-keywords-json-deny", true, "json");
     assert_eq!(r.code, 1);
     let line = &r.lines()[0];
     assert_eq!(line["in_subset"], false);
@@ -353,21 +328,9 @@ fn lint_full_subset_warns_of_unknown_keywords_in_json() {
 
 #[test]
 fn lint_full_subset_warns_of_unknown_keywords_in_sarif() {
-    let file = unknown_keywords_file();
+    // One file for both runs (fingerprints include its URI); the runs are sequential.
     let sarif = |deny: bool| {
-        let mut args = vec![
-            "lint",
-            "--no-config",
-            "--subset",
-            "full",
-            "--target",
-            "openai",
-        ];
-        if deny {
-            args.push("--deny-unknown");
-        }
-        args.extend(["--format", "sarif", &file]);
-        let r = run(&args);
+        let (_, r) = lint_unknown("unknown-keywords-sarif", deny, "sarif");
         assert_eq!(r.code, i32::from(deny), "{}", r.stderr);
         let doc: Value = serde_json::from_str(&r.stdout).expect("one JSON document");
         check_sarif_shape(&doc);

@@ -33,22 +33,7 @@ pub fn violations<'a, T>(
 ) -> Vec<Violation<'a>> {
     match parsed {
         Ok(_) => Vec::new(),
-        Err(e) => {
-            let prefix = place.tokens();
-            e.violations
-                .iter()
-                .map(|v| {
-                    let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
-                    Violation {
-                        pointer: v.pointer.as_str(),
-                        keyword: &v.keyword,
-                        reason: v.reason(),
-                        line: region.map(|r| r.start_line),
-                        column: region.map(|r| r.start_column),
-                    }
-                })
-                .collect()
-        }
+        Err(e) => located(&e.violations, locator, place),
     }
 }
 
@@ -59,13 +44,20 @@ pub fn warnings<'a>(
     locator: &Locator<'_>,
     place: Place,
 ) -> Vec<Violation<'a>> {
-    let Ok(schema) = parsed else {
-        return Vec::new();
-    };
+    match parsed {
+        Ok(schema) => located(schema.warnings(), locator, place),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `list`, each with its line and column in the file.
+fn located<'a>(
+    list: &'a [schemalect::Violation],
+    locator: &Locator<'_>,
+    place: Place,
+) -> Vec<Violation<'a>> {
     let prefix = place.tokens();
-    schema
-        .warnings()
-        .iter()
+    list.iter()
         .map(|v| {
             let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
             Violation {
