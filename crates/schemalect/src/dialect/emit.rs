@@ -553,9 +553,14 @@ impl Emitter<'_> {
                 continue;
             };
             match self.support(keyword) {
+                Support::Partial(Partial::PlainStrings(_)) if pattern_sent => {
+                    // Ignored beside the pattern by the converter; sent, it makes grammar
+                    // engines that intersect it with the pattern exhaust their lexer.
+                    self.loss(node, keyword, "not sent beside a `pattern`: llama.cpp's converter reads the pattern instead, and a grammar engine that intersects the two can exhaust its lexer and block valid text");
+                }
                 Support::Partial(Partial::PlainStrings(why)) => {
                     out.insert(keyword.into(), Value::from(n));
-                    if !only_strings || pattern_sent {
+                    if !only_strings {
                         self.loss(node, keyword, why);
                     }
                 }
