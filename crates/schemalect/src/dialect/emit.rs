@@ -39,6 +39,14 @@ pub(crate) enum Types {
     /// Every node: where a node without `type` reads as "object" (llama.cpp) or any value is
     /// not expressible.
     Explicit,
+    /// Every node but a bare union's (`anyOf`/`oneOf` sent, no `type` and no object keywords
+    /// of its own), which gets neither a `type` nor (with [`Closure::ExplicitOpen`]) the
+    /// `additionalProperties: true` of an open object: its branches carry both, so the node
+    /// means the same without them. Grammar engines read keywords beside a union as an
+    /// intersection with every branch, which they cannot form around a recursive reference
+    /// (llguidance: "circular references with sibling keys are not supported", issue 18);
+    /// llama.cpp's converter reads a union before and instead of its siblings.
+    ExplicitOutsideBareUnions,
     /// Every node but a union's, whose branches carry the types: the closed-object strict
     /// decoders, whose subsets describe typed nodes only (see `closed::prepare`).
     OutsideUnions,
@@ -270,6 +278,7 @@ impl Emitter<'_> {
         match node.types {
             Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
             None if self.d.types == Types::Explicit
+                || (self.d.types == Types::ExplicitOutsideBareUnions && !self.bare_union(node))
                 || (self.d.types == Types::OutsideUnions && !node.has_union()) =>
             {
                 out.insert("type".into(), type_names(admitted));
@@ -399,7 +408,7 @@ impl Emitter<'_> {
                 let sub = self.node(id, depth + 1)?;
                 self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
             }
-            (Closure::ExplicitOpen, _) if admits_objects => {
+            (Closure::ExplicitOpen, _) if admits_objects && !self.untyped_bare_union(node) => {
                 self.plain(node, "additionalProperties", || Value::Bool(true), out)?;
             }
             (Closure::ExplicitOpen, _) => {}
@@ -501,7 +510,7 @@ impl Emitter<'_> {
                 Types::AsSource => {
                     out.insert("items".into(), Value::Object(Map::new()));
                 }
-                Types::Explicit => {
+                Types::Explicit | Types::ExplicitOutsideBareUnions => {
                     let mut any = Map::new();
                     any.insert("type".into(), type_names(TypeSet::ANY));
                     if self.d.closure == Closure::ExplicitOpen {
@@ -725,6 +734,20 @@ impl Emitter<'_> {
                     self.support("oneOf"),
                     Support::Kept | Support::Rewritten(Rewrite::OneOfAsAnyOf)
                 ))
+    }
+
+    /// True when `node` is a bare union: its union is sent, and it has no `type` and no object
+    /// keywords of its own.
+    fn bare_union(&self, node: &Node) -> bool {
+        node.types.is_none() && node.object.is_none() && self.union_sent(node)
+    }
+
+    /// True when `node` is a bare union sent without a `type` ([`Types::Explicit`] writes one
+    /// on every node): then its branches, emitted and opened in turn, say everything, and an
+    /// `additionalProperties: true` beside the union would only be a sibling that grammar
+    /// engines intersect with every branch (llguidance cannot around a recursive reference).
+    fn untyped_bare_union(&self, node: &Node) -> bool {
+        self.d.types != Types::Explicit && self.bare_union(node)
     }
 
     fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {
