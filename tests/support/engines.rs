@@ -12,6 +12,11 @@
 //! (`ApproximateTokEnv::single_byte_env`) makes every byte one token, so a string is accepted
 //! exactly when the grammar's lexer and parser accept its bytes.
 //!
+//! The engine runs in its strict mode, as a server that refuses what it cannot enforce would:
+//! a keyword it does not implement is a refusal, except the few of [`IGNORED_KEYWORDS`] that
+//! the providers ignore too, which are taken out first. Its lenient mode would hide the
+//! refusal of any other keyword.
+//!
 //! Limits of the engine itself, which no rewrite of the schema avoids, are listed in
 //! `docs/targets.md` ("Engine limits") and in [`ENGINE_LIMITS`]; the tests expect exactly those.
 
@@ -33,13 +38,82 @@ use std::sync::OnceLock;
 ///   schema lists `1`; the value is written with integral numbers as integers instead.
 /// - U+007F (DEL) is refused raw inside a string; the value is written with it escaped
 ///   (`\u007f`, which JSON allows and a model can write).
+/// - `uniqueItems` is not implemented: the schema is refused in strict mode; it is taken out
+///   before compiling ([`IGNORED_KEYWORDS`]).
 pub const ENGINE_LIMITS: &[(&str, &str)] = &[
     ("number spelling", r#"{"enum":[1]} refuses 1.0"#),
     (
         "DEL spelling",
         r#"{"type":"string"} refuses "\x7f" raw, accepts "\u007f""#,
     ),
+    (
+        "uniqueItems is not implemented",
+        r#"{"type":"array","uniqueItems":true}"#,
+    ),
 ];
+
+/// Keywords llguidance documents as unsupported (they are not in the supported list of
+/// https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md; llguidance 1.9.1
+/// refuses them in strict mode: "Unimplemented keys") that the wires carry and the providers
+/// ignore: taken out of a schema before it is compiled, each a row of [`ENGINE_LIMITS`].
+/// Every other refusal fails the test.
+///
+/// - `uniqueItems`: Ollama sends it as a hint that llama.cpp skips (providers.md L5), Gemini's
+///   `responseJsonSchema` as a hint outside its supported list (GG2); no grammar can enforce it.
+pub const IGNORED_KEYWORDS: &[&str] = &["uniqueItems"];
+
+/// Keywords whose value is one subschema, a map of subschemas, or a list of them.
+const ONE_SCHEMA: &[&str] = &[
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "not",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+const SCHEMA_LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems", "items"];
+
+/// `schema` without the [`IGNORED_KEYWORDS`] in any schema position (values in `enum`,
+/// `const`, `default` or `examples` stay as they are).
+pub fn without_ignored(schema: &Value) -> Value {
+    let Value::Object(m) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::with_capacity(m.len());
+    for (k, v) in m {
+        let k = k.as_str();
+        if IGNORED_KEYWORDS.contains(&k) {
+            continue;
+        }
+        let v = match v {
+            Value::Object(_) if ONE_SCHEMA.contains(&k) => without_ignored(v),
+            Value::Object(sub) if SCHEMA_MAPS.contains(&k) => Value::Object(
+                sub.iter()
+                    .map(|(name, s)| (name.clone(), without_ignored(s)))
+                    .collect(),
+            ),
+            Value::Array(list) if SCHEMA_LISTS.contains(&k) => {
+                Value::Array(list.iter().map(without_ignored).collect())
+            }
+            other => other.clone(),
+        };
+        out.insert(k.to_owned(), v);
+    }
+    Value::Object(out)
+}
 
 /// `v` with every integral float written as an integer (`1.0` as `1`).
 fn integral(v: &Value) -> Value {
@@ -157,17 +231,13 @@ impl std::fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Compiles `schema` with llguidance's JSON-Schema front end; the error is the engine's.
+    /// Compiles `schema` with llguidance's JSON-Schema front end in its strict mode: a keyword
+    /// it does not implement is a refusal, except those of [`IGNORED_KEYWORDS`], which are
+    /// taken out first. The error is the engine's.
     pub fn compile(schema: &Value) -> Result<Engine, String> {
         let (_, f) = factory();
-        // Lenient: keywords the engine does not implement (`uniqueItems`, `format`s it does not
-        // know) are ignored, as providers ignore them, instead of refusing the schema.
-        let mut lenient = schema.clone();
-        if let Value::Object(m) = &mut lenient {
-            m.insert("x-guidance".into(), serde_json::json!({"lenient": true}));
-        }
         let parser = f
-            .create_parser(TopLevelGrammar::from_json_schema(lenient))
+            .create_parser(TopLevelGrammar::from_json_schema(without_ignored(schema)))
             .map_err(|e| format!("llguidance refuses the schema: {e}"))?;
         let matcher = Matcher::new(Ok(parser));
         if let Some(e) = matcher.get_error() {
@@ -612,6 +682,22 @@ mod tests {
         let string = Engine::compile(&json!({"type": "string"})).unwrap_or_else(|e| panic!("{e}"));
         assert!(string.accepts("\"\u{7f}\"").is_err() && string.accepts(r#""\u007f""#).is_ok());
         assert_eq!(string.writes(&json!("a\u{7f}")), Ok(()));
+        // Every keyword taken out has its row, and strict llguidance refuses it.
+        let (_, f) = factory();
+        for k in IGNORED_KEYWORDS {
+            let (_, shown) = ENGINE_LIMITS
+                .iter()
+                .find(|(named, _)| named.starts_with(k))
+                .unwrap_or_else(|| panic!("no engine-limit row for {k}"));
+            let raw: Value = serde_json::from_str(shown).unwrap_or_else(|e| panic!("{e}"));
+            assert!(raw.get(*k).is_some(), "{shown}");
+            let refused = f.create_parser(TopLevelGrammar::from_json_schema(raw.clone()));
+            assert!(
+                refused.is_err_and(|e| e.to_string().contains("Unimplemented keys")),
+                "{shown}"
+            );
+            assert!(Engine::compile(&raw).is_ok(), "{shown}");
+        }
         assert!(section.contains("| llama.cpp `json-schema-to-grammar` (Ollama) |"));
     }
 
