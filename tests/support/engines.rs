@@ -53,7 +53,7 @@ pub const ENGINE_LIMITS: &[(&str, &str)] = &[
 ];
 
 /// Keywords llguidance documents as unsupported (they are not in the supported list of
-/// https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md; llguidance 1.9.1
+/// <https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md>; llguidance 1.9.1
 /// refuses them in strict mode: "Unimplemented keys") that the wires carry and the providers
 /// ignore: taken out of a schema before it is compiled, each a row of [`ENGINE_LIMITS`].
 /// Every other refusal fails the test.
