@@ -41,6 +41,14 @@ pub(crate) enum Types {
     /// Every node: where a node without `type` reads as "object" (llama.cpp) or any value is
     /// not expressible.
     Explicit,
+    /// Every node but a bare union's (`anyOf`/`oneOf` sent, no `type` and no object keywords
+    /// of its own), which gets neither a `type` nor (with [`Closure::ExplicitOpen`]) the
+    /// `additionalProperties: true` of an open object: its branches carry both, so the node
+    /// means the same without them. Grammar engines read keywords beside a union as an
+    /// intersection with every branch, which they cannot form around a recursive reference
+    /// (llguidance: "circular references with sibling keys are not supported", issue 18);
+    /// llama.cpp's converter reads a union before and instead of its siblings.
+    ExplicitOutsideBareUnions,
     /// Every node but a union's, whose branches carry the types: the closed-object strict
     /// decoders, whose subsets describe typed nodes only (see `closed::prepare`).
     OutsideUnions,
@@ -352,6 +360,7 @@ impl Emitter<'_> {
         match node.types {
             Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
             None if self.d.types == Types::Explicit
+                || (self.d.types == Types::ExplicitOutsideBareUnions && !self.bare_union(node))
                 || (self.d.types == Types::OutsideUnions && !node.has_union()) =>
             {
                 out.insert("type".into(), type_names(admitted));
@@ -489,7 +498,7 @@ impl Emitter<'_> {
                 let sub = self.child(id, depth + 1)?;
                 self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
             }
-            (Closure::ExplicitOpen, _) if admits_objects => {
+            (Closure::ExplicitOpen, _) if admits_objects && !self.untyped_bare_union(node) => {
                 self.plain(node, "additionalProperties", || Value::Bool(true), out)?;
             }
             (Closure::ExplicitOpen, _) => {}
@@ -594,7 +603,7 @@ impl Emitter<'_> {
                 Types::AsSource => {
                     out.insert("items".into(), Value::Object(Map::new()));
                 }
-                Types::Explicit => {
+                Types::Explicit | Types::ExplicitOutsideBareUnions => {
                     let mut any = Map::new();
                     any.insert("type".into(), type_names(TypeSet::ANY));
                     if self.d.closure == Closure::ExplicitOpen {
@@ -646,9 +655,14 @@ impl Emitter<'_> {
                 continue;
             };
             match self.support(keyword) {
+                Support::Partial(Partial::PlainStrings(_)) if pattern_sent => {
+                    // Ignored beside the pattern by the converter; sent, it makes grammar
+                    // engines that intersect it with the pattern exhaust their lexer.
+                    self.loss(node, keyword, "not sent beside a `pattern`: llama.cpp's converter reads the pattern instead, and a grammar engine that intersects the two can exhaust its lexer and block valid text");
+                }
                 Support::Partial(Partial::PlainStrings(why)) => {
                     out.insert(keyword.into(), Value::from(n));
-                    if !only_strings || pattern_sent {
+                    if !only_strings {
                         self.loss(node, keyword, why);
                     }
                 }
@@ -819,6 +833,20 @@ impl Emitter<'_> {
                     self.support("oneOf"),
                     Support::Kept | Support::Rewritten(Rewrite::OneOfAsAnyOf)
                 ))
+    }
+
+    /// True when `node` is a bare union: its union is sent, and it has no `type` and no object
+    /// keywords of its own.
+    fn bare_union(&self, node: &Node) -> bool {
+        node.types.is_none() && node.object.is_none() && self.union_sent(node)
+    }
+
+    /// True when `node` is a bare union sent without a `type` ([`Types::Explicit`] writes one
+    /// on every node): then its branches, emitted and opened in turn, say everything, and an
+    /// `additionalProperties: true` beside the union would only be a sibling that grammar
+    /// engines intersect with every branch (llguidance cannot around a recursive reference).
+    fn untyped_bare_union(&self, node: &Node) -> bool {
+        self.d.types != Types::Explicit && self.bare_union(node)
     }
 
     fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {
