@@ -1247,6 +1247,17 @@ pub fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
         .map_err(|e| e.to_string())
 }
 
+/// Compiles a JSON Schema with the `jsonschema` crate in the draft its `$schema` declares
+/// (2020-12 when absent), as the `full` subset reads it: format assertion off, nothing
+/// fetched (the crate is built without its resolvers), so a remote reference is a compile
+/// error and the schema has no oracle.
+pub fn compile_as_declared(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .should_validate_formats(false)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
 /// A decoder language, compiled.
 pub struct Language {
     /// `T(wire)`.

@@ -74,6 +74,25 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<Pointer> {
         }
         stack.extend(schema.node(id).subschemas());
     }
+    // A node with a hidden member in `allOf` takes that member's rules when normalisation
+    // merges it, under the node's own pointer, so it is hidden too: `{"allOf": [{"$ref": …}]}`
+    // at the root, say. One round per level of nested `allOf` (at most the depth limit).
+    for _ in 0..=crate::limits::Limits::default().max_depth {
+        let more: Vec<Pointer> = schema
+            .nodes()
+            .filter(|(_, n)| !out.contains(&n.pointer))
+            .filter(|(_, n)| {
+                n.all_of
+                    .iter()
+                    .any(|m| out.contains(&schema.node(*m).pointer))
+            })
+            .map(|(_, n)| n.pointer.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        out.extend(more);
+    }
     out
 }
 
@@ -291,6 +310,26 @@ mod tests {
             .collect();
         p.sort();
         assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
+    }
+
+    #[test]
+    fn a_node_merging_a_referenced_open_object_is_hidden_too() {
+        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Extended);
+        let s = Schema::parse_with(
+            &json!({
+                "type": "object",
+                "allOf": [{"$ref": "#/definitions/thing"}],
+                "definitions": {"thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
+            }),
+            &opts,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut p: Vec<String> = hidden_by_references(&s)
+            .into_iter()
+            .map(Pointer::into_string)
+            .collect();
+        p.sort();
+        assert_eq!(p, vec!["", "/allOf/0", "/definitions/thing"]);
     }
 
     #[test]

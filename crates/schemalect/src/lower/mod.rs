@@ -583,7 +583,9 @@ impl Schema {
             // still held to the `full` schema itself.
             let mut lowering = widened.lower(target, options);
             lowering.schema = Some(self.clone());
-            if !losses.is_empty() {
+            // A fallback sends no schema, so the widening's losses concern nothing sent: its
+            // losses stay the blockers alone, one per node (issue 19).
+            if !losses.is_empty() && lowering.mode < Mode::Json {
                 if lowering.mode == Mode::Exact {
                     lowering.mode = Mode::Widened;
                 }
