@@ -114,6 +114,30 @@ pub fn check_lowering(
     check_lowering_with(source, lowering, profile, false, valid, invalid)
 }
 
+/// A fallback (JSON mode or prompt, not reshaped) names each node that blocked the native
+/// mode once: its losses are at distinct nodes, besides reasons about the whole schema (no
+/// keyword: a limit, or a second reason of the route such as OpenAI's `json_object` not being
+/// sent either), so a user fixes every blocker in one round (issue 19).
+pub fn blockers_once_per_node(lowering: &Lowering) -> Result<(), String> {
+    if lowering.mode() < Mode::Json || lowering.is_reshaped() {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::new();
+    for loss in lowering.losses().iter().filter(|l| !l.keyword.is_empty()) {
+        if !seen.insert(loss.pointer.as_str()) {
+            return Err(format!(
+                "the fallback names the node {} twice: {:?}",
+                loss.pointer,
+                lowering.losses()
+            ));
+        }
+    }
+    if lowering.losses().is_empty() {
+        return Err("a fallback without a reason".to_owned());
+    }
+    Ok(())
+}
+
 /// True when `lifted` is `x` with some object members whose value is `null` removed (and
 /// nothing else changed): the only difference `null_means_absent` allows.
 pub fn same_but_null_members(x: &Value, lifted: &Value) -> bool {
@@ -168,6 +192,9 @@ pub fn check_lowering_with(
     };
     if let Err(e) = mode_agrees(lowering, &lang) {
         return fail(&e, None, Some(&lang.schema));
+    }
+    if let Err(e) = blockers_once_per_node(lowering) {
+        return fail(&e, None, None);
     }
     let mut checked = Checked {
         native: lang.is_native(),

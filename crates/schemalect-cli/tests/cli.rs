@@ -119,14 +119,14 @@ fn lint_text_in_subset() {
         .collect();
     assert_eq!(target_lines.len(), TARGETS.len());
     for (t, line) in TARGETS.iter().zip(target_lines) {
-        assert!(line.starts_with(&format!("  {t:<13} ")), "{line}");
+        assert!(line.starts_with(&format!("  {t:<19} ")), "{line}");
     }
     assert!(r
         .stdout
         .contains("summary: 1 file, 1 schema: 1 in subset (adr126), 0 out of subset"));
     assert!(r
         .stdout
-        .contains("target           exact  widened     json   prompt"));
+        .contains("target                 exact  widened     json   prompt"));
     assert!(r.stdout.ends_with("\nexit 0\n"), "{}", r.stdout);
 }
 

@@ -247,6 +247,20 @@ pub fn as_exact_u64(n: &Number) -> Option<u64> {
     }
 }
 
+/// `base^e mod m` by squaring, for a modulus below 2^64 (so that no product overflows).
+pub(crate) fn pow_mod(base: u64, mut e: u64, m: u128) -> u128 {
+    let mut result = 1 % m;
+    let mut base = u128::from(base) % m;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result * base % m;
+        }
+        base = base * base % m;
+        e >>= 1;
+    }
+    result
+}
+
 /// True when the number is an integer multiple of the positive integer `m`.
 pub fn is_multiple_of(n: &Number, m: u64) -> bool {
     if m == 0 {
@@ -267,17 +281,7 @@ pub fn is_multiple_of(n: &Number, m: u64) -> bool {
             let exp = ((bits >> 52) & 0x7ff) as i64 - 1075;
             let mantissa = u128::from((bits & ((1 << 52) - 1)) | (1 << 52));
             let m = u128::from(m);
-            let mut pow = 1u128 % m;
-            let mut base = 2u128 % m;
-            let mut e = exp.max(0) as u64;
-            while e > 0 {
-                if e & 1 == 1 {
-                    pow = pow * base % m;
-                }
-                base = base * base % m;
-                e >>= 1;
-            }
-            (mantissa % m) * pow % m == 0
+            (mantissa % m) * pow_mod(2, exp.max(0) as u64, m) % m == 0
         }
     }
 }

@@ -54,6 +54,7 @@ impl Job {
                 parse: args.parse.parse_options(),
                 lower: args.targets.lower_options(),
                 targets: targets(&args.targets.target),
+                hints: args.format == LintFormat::Text,
             },
             format: args.format,
             deny: args.deny.map(DenyArg::mode),
@@ -306,8 +307,10 @@ impl Job {
                 LintFormat::Text => match &a.parsed {
                     Ok(_) => {
                         let _ = writeln!(text, "{}  in subset", label(&file, g));
-                        for (l, d) in a.lowerings.iter().zip(&denied) {
-                            text::target(&mut text, l, *d, self.deny.is_some());
+                        let width = text::target_width(&self.settings.targets);
+                        for (i, (l, d)) in a.lowerings.iter().zip(&denied).enumerate() {
+                            let hint = a.hints.get(i).copied().flatten();
+                            text::target(&mut text, l, width, (*d, self.deny.is_some()), hint);
                         }
                     }
                     Err(e) => {

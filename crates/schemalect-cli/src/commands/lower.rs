@@ -23,6 +23,7 @@ pub fn run(args: LowerArgs) -> Status {
         parse: args.parse.parse_options(),
         lower: args.targets.lower_options(),
         targets: targets(&args.targets.target),
+        hints: false,
     };
     let mut console = Console::new(0);
     let one_target = !args.targets.target.is_empty() && settings.targets.len() == 1;

@@ -7,7 +7,9 @@ pub mod lower;
 pub mod suite;
 
 use crate::input::{self, Document, Group, InputError, Item, Kind};
-use schemalect::{LowerOptions, Lowering, ParseOptions, Schema, Subset, SubsetError, Target};
+use schemalect::{
+    LowerOptions, Lowering, Mode, ParseOptions, Profile, Schema, Subset, SubsetError, Target,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,6 +100,9 @@ pub struct Analysis {
     pub parsed: Result<Schema, SubsetError>,
     /// One lowering per selected target, in target order; empty when out of the subset.
     pub lowerings: Vec<Lowering>,
+    /// Per lowering, with [`Settings::hints`]: the profile that would send natively what
+    /// this one sends as JSON mode or a prompt, and the mode it reaches.
+    pub hints: Vec<Option<(Profile, Mode)>>,
     /// The subset it was parsed under.
     pub subset: Subset,
     /// Out of the ADR-126 subset but inside the extended one (for the summary's hint).
@@ -113,6 +118,10 @@ pub struct Settings {
     pub lower: LowerOptions,
     /// The targets, in report order.
     pub targets: Vec<Target>,
+    /// Whether fallbacks are lowered once more to find a profile that would be native
+    /// ([`Analysis::hints`]): a second lowering per fallback, so only reports that print it
+    /// ask for it.
+    pub hints: bool,
 }
 
 impl Settings {
@@ -127,6 +136,14 @@ impl Settings {
                 .collect(),
             Err(_) => Vec::new(),
         };
+        let hints = if self.hints {
+            lowerings
+                .iter()
+                .map(|l: &Lowering| l.stronger_profile(&self.lower))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let subset = self.parse.subset;
         let extended_only = parsed.is_err()
             && subset == Subset::Adr126
@@ -135,6 +152,7 @@ impl Settings {
         Analysis {
             parsed,
             lowerings,
+            hints,
             subset,
             extended_only,
         }

@@ -27,6 +27,7 @@ pub fn run(args: SuiteArgs) -> Status {
         parse: args.parse.parse_options(),
         lower: args.targets.lower_options(),
         targets: targets(&args.targets.target),
+        hints: false,
     };
     let items = input::discover(&args.paths);
     let mut console = Console::new(items.len());
@@ -192,10 +193,11 @@ fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
                                 verdict(v.actual)
                             );
                         }
+                        let width = text::target_width(&settings.targets);
                         for l in &a.lowerings {
                             let _ = writeln!(
                                 buf,
-                                "  {:<13} {:<7}  {}",
+                                "  {:<width$} {:<7}  {}",
                                 l.target().name(),
                                 l.mode().name(),
                                 count(l.losses().len(), "loss", "losses")

@@ -3,12 +3,15 @@
 use crate::commands::{Analysis, Status};
 use crate::input::Place;
 use crate::locate::{Locator, Region};
-use schemalect::{Lowering, Mode, Subset, SubsetError, Target, Violation, ViolationKind};
+use schemalect::{Lowering, Mode, Profile, Subset, SubsetError, Target, Violation, ViolationKind};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// The widest target name (`claude-native`).
-const TARGET_WIDTH: usize = 13;
+/// The width of the target column: the longest name among the targets of the run, so the
+/// columns line up whatever routes are selected (or added).
+pub fn target_width(targets: &[Target]) -> usize {
+    targets.iter().map(|t| t.name().len()).max().unwrap_or(0)
+}
 
 /// How many out-of-subset keywords the summary lists before summing up the rest.
 const KEYWORDS_SHOWN: usize = 25;
@@ -41,7 +44,15 @@ pub fn violations(buf: &mut String, locator: &Locator<'_>, place: Place, err: &S
 /// `  gemini        widened  /properties/iban: `pattern` …`, one more indented line per loss.
 /// `denied` marks a mode that `--deny` rejects; with `deny_on`, the loss column leaves room for
 /// that mark on every line.
-pub fn target(buf: &mut String, l: &Lowering, denied: bool, deny_on: bool) {
+/// `hint`: the profile that would send natively what this fallback does not
+/// ([`Lowering::stronger_profile`]), printed as one more line in the loss column.
+pub fn target(
+    buf: &mut String,
+    l: &Lowering,
+    width: usize,
+    (denied, deny_on): (bool, bool),
+    hint: Option<(Profile, Mode)>,
+) {
     let mode_width = if deny_on {
         "widened (denied)".len()
     } else {
@@ -52,7 +63,7 @@ pub fn target(buf: &mut String, l: &Lowering, denied: bool, deny_on: bool) {
     } else {
         l.mode().to_string()
     };
-    let head = format!("  {:<TARGET_WIDTH$} {mode:<mode_width$}", l.target().name());
+    let head = format!("  {:<width$} {mode:<mode_width$}", l.target().name());
     let mut losses = l.losses().iter();
     match losses.next() {
         None => {
@@ -64,6 +75,13 @@ pub fn target(buf: &mut String, l: &Lowering, denied: bool, deny_on: bool) {
             let indent = " ".repeat(head.chars().count() + 2);
             for loss in losses {
                 let _ = writeln!(buf, "{indent}{loss}");
+            }
+            if let Some((profile, mode)) = hint {
+                let _ = writeln!(
+                    buf,
+                    "{indent}hint: `--profile {}` would send this natively ({mode})",
+                    profile.name()
+                );
             }
         }
     }
@@ -230,13 +248,14 @@ impl Summary {
         if targets.is_empty() || self.in_subset == 0 {
             return;
         }
-        let _ = write!(buf, "\n{:<TARGET_WIDTH$}", "target");
+        let width = target_width(targets).max("target".len());
+        let _ = write!(buf, "\n{:<width$}", "target");
         for m in Mode::ALL {
             let _ = write!(buf, " {:>8}", m.name());
         }
         buf.push('\n');
         for (t, row) in targets.iter().zip(&self.modes) {
-            let _ = write!(buf, "{:<TARGET_WIDTH$}", t.name());
+            let _ = write!(buf, "{:<width$}", t.name());
             for n in row {
                 let _ = write!(buf, " {n:>8}");
             }

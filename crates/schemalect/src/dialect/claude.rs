@@ -157,13 +157,8 @@ fn forced_tool(
     let description =
         closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
     let (input_schema, strict, mode, losses) = match strict(&normalized, caps) {
-        Ok((sent, losses)) => (sent, true, widened_if(&losses), losses),
-        Err(Degrade(loss)) => (
-            guide(&normalized.schema, caps),
-            false,
-            Mode::Json,
-            vec![loss],
-        ),
+        Ok((sent, losses)) => (sent, true, super::native_mode(&losses), losses),
+        Err(Degrade(blockers)) => (guide(&normalized.schema, caps), false, Mode::Json, blockers),
     };
     Ok(ForcedTool {
         name,
@@ -241,7 +236,7 @@ pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome 
     }
     match strict(&normalized, &CLAUDE_NATIVE) {
         Ok((sent, losses)) => Outcome {
-            mode: widened_if(&losses),
+            mode: super::native_mode(&losses),
             wire: super::object([(
                 "output_config",
                 super::object([(
@@ -251,23 +246,20 @@ pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome 
             )]),
             losses,
         },
-        Err(Degrade(loss)) => prompt(loss),
-    }
-}
-
-fn widened_if(losses: &[Loss]) -> Mode {
-    if losses.is_empty() {
-        Mode::Exact
-    } else {
-        Mode::Widened
+        Err(Degrade(blockers)) => prompt_listing(blockers),
     }
 }
 
 fn prompt(loss: Loss) -> Outcome {
+    prompt_listing(vec![loss])
+}
+
+/// Prompt mode, with every reason a schema could not be sent.
+fn prompt_listing(losses: Vec<Loss>) -> Outcome {
     Outcome {
         mode: Mode::Prompt,
         wire: Value::Object(Map::new()),
-        losses: vec![loss],
+        losses,
     }
 }
 
@@ -277,11 +269,14 @@ fn strict(
     normalized: &Normalized,
     caps: &'static Capabilities,
 ) -> Result<(Value, Vec<Loss>), Degrade> {
-    let prepared = closed::prepare(&normalized.schema, caps)?;
+    let prepared = closed::prepare(&normalized.schema, caps);
     // Counted on the IR first: a schema over the limit (a wide form) would otherwise be
     // emitted only to be dropped, and the plain tool emitted after it.
-    optional_within_limit(closed::optional_properties(&prepared.schema))?;
-    let emitted = emit(
+    if let Err(mut over) = optional_within_limit(closed::optional_properties(&prepared.schema)) {
+        over.merge(prepared.blocked);
+        return Err(over);
+    }
+    let emitted = prepared.emitted(emit(
         &prepared.schema,
         JsonDialect {
             caps: Some(caps),
@@ -292,7 +287,7 @@ fn strict(
             // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
             references: false,
         },
-    )?;
+    ))?;
     within_limits(&emitted.schema)?;
     let mut losses = normalized.losses.clone();
     losses.extend(prepared.losses);
@@ -320,7 +315,7 @@ fn optional_within_limit(optional: usize) -> Result<(), Degrade> {
 }
 
 fn over_limit(what: String) -> Result<(), Degrade> {
-    Err(Degrade(Loss::new(&Pointer::root(), "", what)))
+    Err(Degrade::from(Loss::new(&Pointer::root(), "", what)))
 }
 
 /// The `input_schema` of a plain (non-strict) forced tool: guidance only, so it may stay open,

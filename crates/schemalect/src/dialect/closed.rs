@@ -10,7 +10,7 @@
 //! the lowering falls back.
 
 use super::caps::{Capabilities, Rewrite, Support};
-use super::emit::Degrade;
+use super::emit::{Degrade, Emitted};
 use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions};
 use crate::pointer::Pointer;
@@ -22,6 +22,26 @@ use std::sync::Arc;
 pub(crate) struct Prepared {
     pub schema: Schema,
     pub losses: Vec<Loss>,
+    /// Nodes the strict dialect cannot send, one blocker each; the schema is still prepared
+    /// past them so the emitter can name the blockers it finds too ([`Prepared::emitted`]).
+    pub blocked: Vec<Loss>,
+}
+
+impl Prepared {
+    /// The emission of the prepared schema, failing with every blocker of both passes when
+    /// either found one.
+    pub(crate) fn emitted(&self, emitted: Result<Emitted, Degrade>) -> Result<Emitted, Degrade> {
+        match (self.blocked.is_empty(), emitted) {
+            (true, emitted) => emitted,
+            (false, emitted) => {
+                let mut all = Degrade(self.blocked.clone());
+                if let Err(more) = emitted {
+                    all.merge(more.0);
+                }
+                Err(all)
+            }
+        }
+    }
 }
 
 /// Rewrites every node reachable from the root so a closed-object strict dialect can send it:
@@ -37,12 +57,13 @@ pub(crate) struct Prepared {
 ///
 /// An array whose items are unconstrained degrades: "any value" includes open objects, which
 /// these decoders cannot produce, and OpenAI refuses an array without `items` outright.
-pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, Degrade> {
+pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Prepared {
     let source = &schema.ir.nodes;
     // The arena is copied at the first node that changes: many schemas have none, and the
     // copy is the one large allocation of a lowering.
     let mut copy: Option<Vec<Node>> = None;
     let mut losses = Vec::new();
+    let mut blocked = Vec::new();
     let mut seen = vec![false; source.len()];
     let mut stack = vec![schema.root()];
     let walk_all_of = !matches!(
@@ -58,7 +79,14 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, 
         let Some(node) = source.get(id.index()) else {
             continue;
         };
-        let edit = edit(node, schema.admitted(id), caps, &mut losses)?;
+        let edit = match edit(node, schema.admitted(id), caps, &mut losses) {
+            Ok(edit) => edit,
+            Err(Degrade(why)) => {
+                blocked.extend(why);
+                push_children(node, walk_all_of, &mut stack);
+                continue;
+            }
+        };
         if edit.is_none() {
             push_children(node, walk_all_of, &mut stack);
             continue;
@@ -73,7 +101,11 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Result<Prepared, 
         Some(nodes) => Schema::from_nodes(nodes, schema.ir.root, schema.ir.subset),
         None => schema.clone(),
     };
-    Ok(Prepared { schema, losses })
+    Prepared {
+        schema,
+        losses,
+        blocked,
+    }
 }
 
 /// What the pre-pass changes in one node, decided before anything is copied.
@@ -154,7 +186,7 @@ fn edit(
     let is_union = node.has_union();
     if !is_union {
         if admits.is_empty() {
-            return Err(Degrade(Loss::new(
+            return Err(Degrade::from(Loss::new(
                 &node.pointer,
                 "type",
                 "no value satisfies this subschema, and the provider needs every node to name the types it admits",
@@ -184,7 +216,7 @@ fn edit(
         && admits.contains(JsonType::Array)
         && node.array.as_ref().and_then(|a| a.items).is_none()
     {
-        return Err(Degrade(Loss::new(
+        return Err(Degrade::from(Loss::new(
             &node.pointer,
             "items",
             "array items are unconstrained (any JSON value, open objects included), which the provider's strict mode cannot express",
@@ -547,8 +579,8 @@ mod tests {
                     distribute_unions: true,
                 },
             );
-            let prepared = prepare(&normalized.schema, &crate::dialect::claude::CLAUDE)
-                .unwrap_or_else(|d| panic!("{:?}", d.0));
+            let prepared = prepare(&normalized.schema, &crate::dialect::claude::CLAUDE);
+            assert!(prepared.blocked.is_empty(), "{:?}", prepared.blocked);
             let dialect = JsonDialect {
                 caps: Some(&crate::dialect::claude::CLAUDE),
                 closure: Closure::RequireClosed {

@@ -59,9 +59,27 @@ pub(crate) struct JsonDialect {
     pub references: bool,
 }
 
-/// Why a schema cannot be sent natively without narrowing.
+/// Why a schema cannot be sent natively without narrowing: every blocker found, at most one
+/// per node, so a user fixes them in one round instead of one round trip each.
 #[derive(Clone, Debug)]
-pub(crate) struct Degrade(pub Loss);
+pub(crate) struct Degrade(pub Vec<Loss>);
+
+impl From<Loss> for Degrade {
+    fn from(why: Loss) -> Degrade {
+        Degrade(vec![why])
+    }
+}
+
+impl Degrade {
+    /// Adds `more`'s blockers at nodes not already named (one blocker per node).
+    pub(crate) fn merge(&mut self, more: Vec<Loss>) {
+        for loss in more {
+            if !self.0.iter().any(|l| l.pointer == loss.pointer) {
+                self.0.push(loss);
+            }
+        }
+    }
+}
 
 /// The result of emitting a whole schema.
 pub(crate) struct Emitted {
@@ -77,15 +95,20 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         losses: Vec::new(),
         emitted: 0,
         defs: Vec::new(),
+        blocked: Vec::new(),
+        stopped: false,
     };
-    let mut root = e.node(schema.root(), 0)?;
+    let mut root = e.child(schema.root(), 0)?;
     // Definitions reached through recursive references, each written once; writing one may
     // reach more.
     let mut defs = Map::new();
     let mut next = 0;
     while let Some((target, name)) = e.defs.get(next).cloned() {
-        defs.insert(name, Value::Object(e.node(target, 1)?));
+        defs.insert(name, Value::Object(e.child(target, 1)?));
         next += 1;
+    }
+    if !e.blocked.is_empty() {
+        return Err(Degrade(e.blocked));
     }
     if !defs.is_empty() {
         root.insert("$defs".into(), Value::Object(defs));
@@ -104,6 +127,11 @@ struct Emitter<'s> {
     emitted: usize,
     /// Targets of recursive references and their `$defs` names, in the order first reached.
     defs: Vec<(NodeId, String)>,
+    /// Nodes that cannot be sent, one blocker each: the walk goes on past them so that the
+    /// fallback names them all.
+    blocked: Vec<Loss>,
+    /// A limit of the whole emission (depth, size) was hit: nothing more is walked.
+    stopped: bool,
 }
 
 /// Most schema objects one emission writes (shared definitions are written once per use).
@@ -175,7 +203,24 @@ impl Emitter<'_> {
     }
 
     fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
-        Degrade(Loss::new(&node.pointer, keyword, reason))
+        Degrade::from(Loss::new(&node.pointer, keyword, reason))
+    }
+
+    /// A subschema's emission. One that cannot be sent is recorded in `blocked` and stands as
+    /// `{}`, so the walk goes on and names every blocker; the result is never sent, since
+    /// `emit` fails when anything is blocked. A limit of the whole emission stops the walk.
+    fn child(&mut self, id: NodeId, depth: usize) -> Result<Map<String, Value>, Degrade> {
+        match self.node(id, depth) {
+            Err(d) if !self.stopped => {
+                for loss in d.0 {
+                    if !self.blocked.iter().any(|b| b.pointer == loss.pointer) {
+                        self.blocked.push(loss);
+                    }
+                }
+                Ok(Map::new())
+            }
+            other => other,
+        }
     }
 
     fn support(&self, keyword: &str) -> Support {
@@ -215,6 +260,7 @@ impl Emitter<'_> {
         let node = self.schema.node(id);
         let mut out = Map::with_capacity(node.keyword_count());
         if depth > 512 {
+            self.stopped = true;
             return Err(Self::degrade(
                 node,
                 "",
@@ -249,6 +295,7 @@ impl Emitter<'_> {
         }
         self.emitted += 1;
         if self.emitted > MAX_EMITTED_NODES {
+            self.stopped = true;
             return Err(Self::degrade(
                 node,
                 "",
@@ -369,7 +416,7 @@ impl Emitter<'_> {
             if !rules.properties.is_empty() || out.contains_key("type") || admits_objects {
                 let mut props = Map::with_capacity(rules.properties.len());
                 for (name, id) in rules.properties.iter() {
-                    props.insert(name.to_owned(), Value::Object(self.node(id, depth + 1)?));
+                    props.insert(name.to_owned(), Value::Object(self.child(id, depth + 1)?));
                 }
                 if !rules.properties.is_empty() {
                     self.plain(node, "properties", || Value::Object(props), out)?;
@@ -385,18 +432,26 @@ impl Emitter<'_> {
             (_, Additional::Forbidden) => {
                 self.plain(node, "additionalProperties", || Value::Bool(false), out)?;
             }
-            (Closure::RequireClosed { .. }, _)
+            (Closure::RequireClosed { all_required }, _)
                 if admits_objects && !(rules.is_none() && self.union_sent(node)) =>
             {
-                return Err(Self::degrade(
-                    node,
+                // One blocker per node, naming all it needs: the optional properties too.
+                const OPEN: &str = "the object is open (undeclared members allowed) and the provider requires every object closed";
+                let why = match rules.and_then(optional_names).filter(|_| all_required) {
+                    Some(names) => {
+                        format!("{OPEN}; and every property required, while {names} optional")
+                    }
+                    None => OPEN.to_owned(),
+                };
+                return Err(Degrade::from(Loss::new(
+                    &node.pointer,
                     "additionalProperties",
-                    "the object is open (undeclared members allowed) and the provider requires every object closed",
-                ));
+                    why,
+                )));
             }
             (Closure::RequireClosed { .. }, _) => {}
             (Closure::ExplicitOpen, Additional::Schema(id)) => {
-                let sub = self.node(id, depth + 1)?;
+                let sub = self.child(id, depth + 1)?;
                 self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
             }
             (Closure::ExplicitOpen, _) if admits_objects => {
@@ -404,7 +459,7 @@ impl Emitter<'_> {
             }
             (Closure::ExplicitOpen, _) => {}
             (Closure::AsSource, Additional::Schema(id)) => {
-                let sub = self.node(id, depth + 1)?;
+                let sub = self.child(id, depth + 1)?;
                 self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
             }
             (Closure::AsSource, Additional::Allowed) => {
@@ -416,11 +471,14 @@ impl Emitter<'_> {
             (self.d.closure, rules)
         {
             if !every_property_required(rules) {
-                return Err(Self::degrade(
-                    node,
+                let names = optional_names(rules).unwrap_or_else(|| "a property is".to_owned());
+                return Err(Degrade::from(Loss::new(
+                    &node.pointer,
                     "required",
-                    "a property is optional and the provider requires every property to be required",
-                ));
+                    format!(
+                        "{names} optional and the provider requires every property to be required"
+                    ),
+                )));
             }
         }
         Ok(())
@@ -442,7 +500,7 @@ impl Emitter<'_> {
                         Some(tail) => {
                             let mut branches = Vec::with_capacity(rules.prefix_items.len() + 1);
                             for id in rules.prefix_items.iter().copied().chain([tail]) {
-                                branches.push(Value::Object(self.node(id, depth + 1)?));
+                                branches.push(Value::Object(self.child(id, depth + 1)?));
                             }
                             let mut items = Map::new();
                             items.insert("anyOf".into(), Value::Array(branches));
@@ -455,17 +513,17 @@ impl Emitter<'_> {
                 _ => {
                     let mut list = Vec::with_capacity(rules.prefix_items.len());
                     for id in &rules.prefix_items {
-                        list.push(Value::Object(self.node(*id, depth + 1)?));
+                        list.push(Value::Object(self.child(*id, depth + 1)?));
                     }
                     self.plain(node, "prefixItems", || Value::Array(list), out)?;
                     if let Some(tail) = rules.items {
-                        let sub = self.node(tail, depth + 1)?;
+                        let sub = self.child(tail, depth + 1)?;
                         self.plain(node, "items", || Value::Object(sub), out)?;
                     }
                 }
             }
         } else if let Some(items) = rules.items {
-            let sub = self.node(items, depth + 1)?;
+            let sub = self.child(items, depth + 1)?;
             self.plain(node, "items", || Value::Object(sub), out)?;
         }
         if let Some(n) = rules.min_items {
@@ -690,19 +748,25 @@ impl Emitter<'_> {
                     // A negation is sent only when its schema is sent exactly: a weaker schema
                     // under `not` rejects more, which narrows. Failing that, it is dropped.
                     let before = self.losses.len();
+                    let blocked_before = self.blocked.len();
                     match self.node(not, depth + 1) {
-                        Ok(sub) if self.losses.len() == before => {
+                        Err(stop) if self.stopped => return Err(stop),
+                        Ok(sub)
+                            if self.losses.len() == before
+                                && self.blocked.len() == blocked_before =>
+                        {
                             self.plain(node, "not", || Value::Object(sub), out)?;
                         }
                         _ => {
                             self.losses.truncate(before);
+                            self.blocked.truncate(blocked_before);
                             self.loss(node, "not", "not sent: its schema cannot be sent exactly, and a weaker schema under `not` would reject more");
                         }
                     }
                 }
                 Support::Dropped(why) => self.loss(node, "not", why),
                 _ => {
-                    let sub = self.node(not, depth + 1)?;
+                    let sub = self.child(not, depth + 1)?;
                     self.plain(node, "not", || Value::Object(sub), out)?;
                 }
             }
@@ -724,7 +788,7 @@ impl Emitter<'_> {
 
     fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {
         ids.iter()
-            .map(|id| self.node(*id, depth + 1).map(Value::Object))
+            .map(|id| self.child(*id, depth + 1).map(Value::Object))
             .collect()
     }
 
@@ -754,6 +818,32 @@ impl Emitter<'_> {
 
 /// True when `required` lists every declared property. Scans on the small objects of most
 /// schemas; hashes the names on wide ones, where a scan per property would be quadratic.
+/// The optional properties of `rules` for a message: "`b` is", "`b`, `c` are", the first
+/// eight and how many more; `None` when every property is required.
+fn optional_names(rules: &ObjectRules) -> Option<String> {
+    const SHOWN: usize = 8;
+    if every_property_required(rules) {
+        return None;
+    }
+    let required: std::collections::HashSet<&str> = rules.required.iter().map(|r| &**r).collect();
+    let optional: Vec<&str> = rules
+        .properties
+        .iter()
+        .map(|(name, _)| name)
+        .filter(|name| !required.contains(name))
+        .collect();
+    let mut names: Vec<String> = optional
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if optional.len() > SHOWN {
+        names.push(format!("{} more", optional.len() - SHOWN));
+    }
+    let verb = if optional.len() == 1 { "is" } else { "are" };
+    Some(format!("{} {verb}", names.join(", ")))
+}
+
 fn every_property_required(rules: &ObjectRules) -> bool {
     const SCAN: usize = 16;
     let (properties, required) = (&rules.properties, &rules.required);

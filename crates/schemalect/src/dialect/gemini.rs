@@ -29,7 +29,10 @@ pub(crate) use interactions::lower as lower_interactions;
 pub(crate) use json_schema::lower as lower_json;
 pub(crate) use openapi::lower as lower_openapi;
 
+use super::emit::{emit, JsonDialect};
+use super::normalize::{normalize, Rewrites};
 use super::Outcome;
+use crate::ir::Schema;
 use crate::lower::{Loss, Mode};
 use serde_json::{json, Value};
 
@@ -38,28 +41,42 @@ const JSON_MIME: &str = "application/json";
 
 /// A native lowering: the schema in `field`, exact when nothing was lost.
 fn native(field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
-    let mode = if losses.is_empty() {
-        Mode::Exact
-    } else {
-        Mode::Widened
-    };
     let mut config = serde_json::Map::new();
     config.insert("responseMimeType".into(), Value::from(JSON_MIME));
     config.insert(field.into(), schema);
-    Outcome {
-        mode,
-        wire: super::object([("generationConfig", Value::Object(config))]),
+    Outcome::native(
+        super::object([("generationConfig", Value::Object(config))]),
         losses,
-    }
+    )
+}
+
+/// The body both JSON-Schema wires share: `allOf` merged into its parent, then the generic
+/// emitter in `dialect`. The schema to send with every loss, or why it cannot be sent.
+fn emit_json_schema(
+    schema: &Schema,
+    dialect: JsonDialect,
+) -> Result<(Value, Vec<Loss>), Vec<Loss>> {
+    let normalized = normalize(
+        schema,
+        Rewrites {
+            flatten_all_of: true,
+            distribute_unions: false,
+        },
+    );
+    let emitted = emit(&normalized.schema, dialect).map_err(|d| d.0)?;
+    let mut losses = normalized.losses;
+    losses.extend(emitted.losses);
+    Ok((emitted.schema, losses))
 }
 
 /// The fallback: JSON output without a schema. Its decoder language is any JSON value, so it
-/// cannot narrow whatever the schema says; `why` says what the schema field could not carry.
-fn json_only(why: Loss) -> Outcome {
+/// cannot narrow whatever the schema says; `why` lists every node the schema field could not
+/// carry.
+fn json_only(why: Vec<Loss>) -> Outcome {
     Outcome {
         mode: Mode::Json,
         wire: json!({ "generationConfig": { "responseMimeType": JSON_MIME } }),
-        losses: vec![why],
+        losses: why,
     }
 }
 

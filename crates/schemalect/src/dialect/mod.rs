@@ -30,6 +30,28 @@ pub(crate) struct Outcome {
     pub losses: Vec<Loss>,
 }
 
+impl Outcome {
+    /// A native lowering: `Exact` when nothing was lost, else `Widened` (a lowering is exact
+    /// exactly when it lists no loss, widening.md).
+    pub(crate) fn native(wire: Value, losses: Vec<Loss>) -> Outcome {
+        Outcome {
+            mode: native_mode(&losses),
+            wire,
+            losses,
+        }
+    }
+}
+
+/// The mode of a native schema sent with `losses`: `Exact` when nothing was lost, else
+/// `Widened`.
+pub(crate) fn native_mode(losses: &[Loss]) -> Mode {
+    if losses.is_empty() {
+        Mode::Exact
+    } else {
+        Mode::Widened
+    }
+}
+
 /// A JSON object of `entries`, moved in. Wire fragments are built with this rather than
 /// `serde_json::json!`, which serialises an interpolated `Value` into a new one: a deep copy of
 /// the whole lowered schema per request.
@@ -178,7 +200,15 @@ pub(crate) fn source_value(schema: &Schema) -> Result<Value, Loss> {
         types: emit::Types::AsSource,
         references: true,
     };
-    emit::emit(schema, dialect)
-        .map(|e| e.schema)
-        .map_err(|d| d.0)
+    // Without a capability table only the emission limits can stop it, and they stop the
+    // walk at the first node: one reason.
+    emit::emit(schema, dialect).map(|e| e.schema).map_err(|d| {
+        d.0.into_iter().next().unwrap_or_else(|| {
+            Loss::new(
+                &crate::Pointer::root(),
+                "",
+                "the schema cannot be written back",
+            )
+        })
+    })
 }

@@ -101,16 +101,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             let mut losses = normalized.losses;
             losses.extend(relaxed);
             losses.extend(emitted.losses);
-            let mode = if losses.is_empty() {
-                Mode::Exact
-            } else {
-                Mode::Widened
-            };
-            Outcome {
-                mode,
-                wire: super::object([("format", emitted.schema)]),
-                losses,
-            }
+            Outcome::native(super::object([("format", emitted.schema)]), losses)
         }
         Err(degrade) => {
             let (mode, wire) = if json_mode_allowed(schema) {
@@ -121,7 +112,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             Outcome {
                 mode,
                 wire,
-                losses: vec![degrade.0],
+                losses: degrade.0,
             }
         }
     }
@@ -171,7 +162,7 @@ fn ref_key_in_data(schema: &Schema) -> Option<Degrade> {
         } else {
             return None;
         };
-        Some(Degrade(Loss::new(&n.pointer, keyword, WHY)))
+        Some(Degrade::from(Loss::new(&n.pointer, keyword, WHY)))
     })
 }
 

@@ -212,7 +212,7 @@ pub(crate) const MAX_NAME: usize = 64;
 
 pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     let attempt = if target == Target::Groq && !options.groq_strict {
-        Err(Degrade(root_loss(
+        Err(Degrade::from(root_loss(
             "strict `json_schema` not sent: the Groq model is not marked as supporting it (`LowerOptions::groq_strict`), and other Groq models only treat the schema as a hint",
         )))
     } else {
@@ -242,17 +242,9 @@ pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> 
                     ("json_schema", Value::Object(spec)),
                 ])
             };
-            Outcome {
-                mode: if losses.is_empty() {
-                    Mode::Exact
-                } else {
-                    Mode::Widened
-                },
-                wire: request(target, options, format),
-                losses,
-            }
+            Outcome::native(request(target, options, format), losses)
         }
-        Err(Degrade(loss)) => fallback(schema, target, options, loss),
+        Err(Degrade(blockers)) => fallback(schema, target, options, blockers),
     }
 }
 
@@ -272,21 +264,24 @@ fn request(target: Target, options: &LowerOptions, format: Value) -> Value {
     Value::Object(wire)
 }
 
-fn fallback(schema: &Schema, target: Target, options: &LowerOptions, loss: Loss) -> Outcome {
+fn fallback(
+    schema: &Schema,
+    target: Target,
+    options: &LowerOptions,
+    mut blockers: Vec<Loss>,
+) -> Outcome {
     if json_mode_allowed(schema) {
         Outcome {
             mode: Mode::Json,
             wire: request(target, options, json!({"type": "json_object"})),
-            losses: vec![loss],
+            losses: blockers,
         }
     } else {
+        blockers.push(root_loss("`json_object` not sent either: it admits only objects, and this schema accepts other values"));
         Outcome {
             mode: Mode::Prompt,
             wire: Value::Object(Map::new()),
-            losses: vec![
-                loss,
-                root_loss("`json_object` not sent either: it admits only objects, and this schema accepts other values"),
-            ],
+            losses: blockers,
         }
     }
 }
@@ -300,9 +295,9 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
             distribute_unions: true,
         },
     );
-    closed::object_root(&normalized.schema).map_err(Degrade)?;
-    let prepared = closed::prepare(&normalized.schema, caps)?;
-    let emitted = emit(
+    closed::object_root(&normalized.schema).map_err(Degrade::from)?;
+    let prepared = closed::prepare(&normalized.schema, caps);
+    let emitted = prepared.emitted(emit(
         &prepared.schema,
         JsonDialect {
             caps: Some(caps),
@@ -315,7 +310,7 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
                 Target::OpenAi | Target::OpenAiResponses | Target::Groq
             ),
         },
-    )?;
+    ))?;
     let mut sent = emitted.schema;
     complete_closed_objects(&mut sent);
     within_limits(&sent)?;
@@ -372,7 +367,7 @@ fn complete_closed_objects(schema: &mut Value) {
 /// Checks the documented size limits and the identical-first-key rule on what is sent.
 fn within_limits(schema: &Value) -> Result<(), Degrade> {
     let c = census(schema);
-    let over = |what: String| Err(Degrade(Loss::new(&Pointer::root(), "", what)));
+    let over = |what: String| Err(Degrade::from(Loss::new(&Pointer::root(), "", what)));
     if c.depth > MAX_DEPTH {
         return over(format!(
             "objects and arrays nest {} levels deep; strict mode allows {MAX_DEPTH}",

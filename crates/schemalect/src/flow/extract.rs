@@ -391,7 +391,7 @@ fn read_ollama(body: &Value, _tool: Option<&str>) -> Result<Reply, ExtractError>
 /// The forced tool's `tool_use` block, or the text blocks (`output_config.format` and prompt
 /// mode put the JSON there), concatenated.
 fn read_claude(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError> {
-    const AT: &str = "/content";
+    const AT: &str = CLAUDE_TOOL_USE.at;
     let blocks = body
         .get("content")
         .and_then(Value::as_array)
@@ -410,6 +410,37 @@ fn read_claude(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError> 
     let calls = blocks
         .iter()
         .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"));
+    forced_tool(calls, expected, &CLAUDE_TOOL_USE)
+}
+
+/// How a message spells a tool call: where its blocks are, and the key of the call's id.
+struct ToolSpelling {
+    at: &'static str,
+    id: &'static str,
+    no_input: &'static str,
+}
+
+/// Claude Messages: `{"type": "tool_use", "id", "name", "input"}` blocks in `content`.
+const CLAUDE_TOOL_USE: ToolSpelling = ToolSpelling {
+    at: "/content",
+    id: "id",
+    no_input: "`input` in the tool_use block",
+};
+
+/// Bedrock Converse: `{"toolUse": {"toolUseId", "name", "input"}}` blocks.
+const CONVERSE_TOOL_USE: ToolSpelling = ToolSpelling {
+    at: "/output/message/content",
+    id: "toolUseId",
+    no_input: "`input` in the toolUse block",
+};
+
+/// The call of the forced tool `expected` among `calls`; another tool's call or none at all
+/// is an error that names what came instead.
+fn forced_tool<'a>(
+    calls: impl Iterator<Item = &'a Value>,
+    expected: &str,
+    spelling: &ToolSpelling,
+) -> Result<Reply, ExtractError> {
     let mut other = None;
     for call in calls {
         let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
@@ -417,10 +448,13 @@ fn read_claude(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError> 
             other.get_or_insert(name);
             continue;
         }
-        let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
+        let id = call
+            .get(spelling.id)
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let input = call.get("input").ok_or(ExtractError::Malformed {
-            at: AT,
-            expected: "`input` in the tool_use block",
+            at: spelling.at,
+            expected: spelling.no_input,
         })?;
         return Ok(Reply::ToolUse {
             id: id.to_owned(),
@@ -510,7 +544,7 @@ fn read_interactions(body: &Value, _tool: Option<&str>) -> Result<Reply, Extract
 
 /// The forced tool's `toolUse` block of a Converse message, or its `text` blocks.
 fn read_converse(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError> {
-    const AT: &str = "/output/message/content";
+    const AT: &str = CONVERSE_TOOL_USE.at;
     let blocks = body
         .pointer(AT)
         .and_then(Value::as_array)
@@ -531,36 +565,8 @@ fn read_converse(body: &Value, tool: Option<&str>) -> Result<Reply, ExtractError
         }
         return Ok(Reply::Text(texts.concat()));
     };
-    let mut other = None;
-    for call in blocks.iter().filter_map(|b| b.get("toolUse")) {
-        let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
-        if name != expected {
-            other.get_or_insert(name);
-            continue;
-        }
-        let id = call
-            .get("toolUseId")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let input = call.get("input").ok_or(ExtractError::Malformed {
-            at: AT,
-            expected: "`input` in the toolUse block",
-        })?;
-        return Ok(Reply::ToolUse {
-            id: id.to_owned(),
-            name: name.to_owned(),
-            input: input.clone(),
-        });
-    }
-    Err(match other {
-        Some(found) => ExtractError::WrongTool {
-            expected: expected.to_owned(),
-            found: found.to_owned(),
-        },
-        None => ExtractError::NoToolUse {
-            tool: expected.to_owned(),
-        },
-    })
+    let calls = blocks.iter().filter_map(|b| b.get("toolUse"));
+    forced_tool(calls, expected, &CONVERSE_TOOL_USE)
 }
 
 /// The concatenated `text` blocks of a Claude message (thinking blocks left out).

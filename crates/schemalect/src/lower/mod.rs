@@ -618,6 +618,26 @@ impl Schema {
     }
 }
 
+impl Lowering {
+    /// The profile that reaches a native mode where this lowering fell back, with the mode it
+    /// reaches: today [`Profile::Reshaping`] where the conservative profile sends only JSON mode
+    /// or a prompt (`--profile reshaping` on the command line). `options` are the ones this
+    /// lowering was made with. `None` when this lowering is native already, was made with the
+    /// reshaping profile, or no profile does better.
+    ///
+    /// It lowers the schema once more, so it is asked for only when a fallback is reported
+    /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering.
+    pub fn stronger_profile(&self, options: &LowerOptions) -> Option<(Profile, Mode)> {
+        if self.mode <= Mode::Widened || options.profile == Profile::Reshaping {
+            return None;
+        }
+        let schema = self.schema.as_ref()?;
+        let reshaping = options.clone().with_profile(Profile::Reshaping);
+        let mode = schema.lower(self.target, &reshaping).mode;
+        (mode <= Mode::Widened).then_some((Profile::Reshaping, mode))
+    }
+}
+
 impl Schema {
     /// The reshaping profile's lowering for `target`, with its losses (the reshaping's first)
     /// and the way back; `None` when the target reshapes nothing.

@@ -55,7 +55,7 @@ impl Target {
     ];
 
     /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Target::OpenAi => "openai",
             Target::Groq => "groq",

@@ -16,20 +16,19 @@
 //! fragment reaches (parsed when first referenced, which also covers pointers into unknown
 //! keywords), and among the documents the caller provides; nothing is ever fetched.
 
+use super::front::{Bounds, Front};
 use super::uri::{resolve, split_fragment};
-use super::{decode_fragment, tighter, ParseOptions};
-use crate::error::{SubsetError, Violation, ViolationKind};
-use crate::ir::{
-    Additional, Annotations, ArrayRules, Draft, Enumeration, FullIr, FullRules, Node, NodeId,
-    NumberRules, ObjectRules, Properties, Resource, Schema, StringRules,
+use super::{
+    annotations, array_rules, decode_fragment, kind_of, number_rules, object_rules, string_rules,
+    ParseOptions,
 };
+use crate::error::{SubsetError, Violation, ViolationKind};
+use crate::ir::{Additional, Draft, FullIr, FullRules, Node, NodeId, Properties, Resource, Schema};
 use crate::keywords::Shape;
-use crate::limits::{Limit, Limits};
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
-use crate::value::{as_exact_u64, deeper_than, JsonType, TypeSet};
-use serde_json::{Map, Number, Value};
-use std::cmp::Ordering;
+use crate::value::{as_exact_u64, JsonType, TypeSet};
+use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -40,7 +39,7 @@ pub(super) fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, Sub
     let draft = declared_draft(value).unwrap_or(options.default_draft.unwrap_or_default());
     let mut p = Full {
         options,
-        limits: options.limits,
+        front: Front::new(options.limits),
         nodes: Vec::new(),
         rules: Vec::new(),
         resource_of: Vec::new(),
@@ -52,16 +51,14 @@ pub(super) fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, Sub
         locations: HashMap::new(),
         bases: HashMap::new(),
         pending: Vec::new(),
-        violations: Vec::new(),
         warnings: Vec::new(),
-        nodes_exhausted: false,
         unevaluated: false,
     };
     p.docs.push(value);
     let root = p.document(0, "", draft);
     p.resolve_all();
     match root {
-        Some(root) if p.violations.is_empty() => {
+        Some(root) if p.front.violations.is_empty() => {
             let full = FullIr {
                 rules: p.rules.into_iter().map(|r| r.map(Arc::new)).collect(),
                 resource_of: p.resource_of,
@@ -73,7 +70,7 @@ pub(super) fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, Sub
             Ok(Schema::from_full(p.nodes, root, full))
         }
         _ => Err(SubsetError {
-            violations: p.violations,
+            violations: p.front.violations,
         }),
     }
 }
@@ -126,7 +123,7 @@ impl Ctx {
 
 struct Full<'a> {
     options: &'a ParseOptions,
-    limits: Limits,
+    front: Front,
     nodes: Vec<Node>,
     rules: Vec<Option<FullRules>>,
     resource_of: Vec<u32>,
@@ -145,9 +142,7 @@ struct Full<'a> {
     /// Base URI → the resources that have it, in order.
     bases: HashMap<Arc<str>, Vec<u32>>,
     pending: Vec<PendingRef>,
-    violations: Vec<Violation>,
     warnings: Vec<Violation>,
-    nodes_exhausted: bool,
     unevaluated: bool,
 }
 
@@ -156,31 +151,10 @@ struct Full<'a> {
 struct Pending<'v> {
     tuple: bool,
     additional_items: Option<&'v Value>,
-    minimum: Option<Number>,
-    exclusive_minimum: Option<Number>,
-    maximum: Option<Number>,
-    exclusive_maximum: Option<Number>,
-    /// Draft 4: `exclusiveMinimum`/`exclusiveMaximum` as booleans.
-    exclusive_minimum_flag: bool,
-    exclusive_maximum_flag: bool,
+    bounds: Bounds,
 }
 
 impl<'a> Full<'a> {
-    fn violate(&mut self, at: &Pointer, keyword: &str, kind: ViolationKind) {
-        self.violations.push(Violation::new(at, keyword, kind));
-    }
-
-    fn shape(&mut self, at: &Pointer, keyword: &str, shape: Shape) {
-        self.violate(
-            at,
-            keyword,
-            ViolationKind::Shape {
-                expected: shape.describe(),
-                detail: None,
-            },
-        );
-    }
-
     /// Parses document `doc` (retrieved as `uri`) as a new resource.
     fn document(&mut self, doc: usize, uri: &str, draft: Draft) -> Option<NodeId> {
         let value = *self.docs.get(doc)?;
@@ -206,22 +180,7 @@ impl<'a> Full<'a> {
     }
 
     fn out_of_nodes(&mut self, at: &Pointer, keyword: &str) -> bool {
-        if self.nodes.len() < self.limits.max_nodes {
-            return false;
-        }
-        if !self.nodes_exhausted {
-            self.nodes_exhausted = true;
-            let max = self.limits.max_nodes;
-            self.violate(
-                at,
-                keyword,
-                ViolationKind::Limit {
-                    limit: Limit::Nodes,
-                    max,
-                },
-            );
-        }
-        true
+        self.front.out_of_nodes(self.nodes.len(), at, keyword)
     }
 
     /// Registers node `id` at its location `at` in the document: every resource that encloses
@@ -239,16 +198,7 @@ impl<'a> Full<'a> {
         depth: usize,
         ctx: &Ctx,
     ) -> Option<NodeId> {
-        if depth > self.limits.max_depth {
-            let max = self.limits.max_depth;
-            self.violate(
-                &at,
-                keyword,
-                ViolationKind::Limit {
-                    limit: Limit::Depth,
-                    max,
-                },
-            );
+        if self.front.too_deep(&at, keyword, depth) {
             return None;
         }
         let obj = match v {
@@ -271,7 +221,8 @@ impl<'a> Full<'a> {
                 return Some(id);
             }
             other => {
-                self.violate(&at, keyword, ViolationKind::NotASchema(kind_of(other)));
+                self.front
+                    .violate(&at, keyword, ViolationKind::NotASchema(kind_of(other)));
                 return None;
             }
         };
@@ -354,7 +305,7 @@ impl<'a> Full<'a> {
         ctx: &Ctx,
     ) -> Option<Vec<NodeId>> {
         let Some(list) = v.as_array().filter(|l| !l.is_empty()) else {
-            self.shape(at, name, Shape::SchemaList);
+            self.front.shape(at, name, Shape::SchemaList, None);
             return None;
         };
         let base = at.join(name);
@@ -375,7 +326,7 @@ impl<'a> Full<'a> {
         ctx: &Ctx,
     ) -> Option<Vec<(Box<str>, NodeId)>> {
         let Some(map) = v.as_object() else {
-            self.shape(at, name, Shape::SchemaMap);
+            self.front.shape(at, name, Shape::SchemaMap, None);
             return None;
         };
         let base = at.join(name);
@@ -395,7 +346,7 @@ impl<'a> Full<'a> {
             RefKind::Recursive => "$recursiveRef",
         };
         let Some(text) = value.as_str() else {
-            return self.shape(at, name, Shape::String);
+            return self.front.shape(at, name, Shape::String, None);
         };
         self.pending.push(PendingRef {
             node: id,
@@ -439,7 +390,7 @@ impl<'a> Full<'a> {
                 "$recursiveRef" => self.reference(id, RefKind::Recursive, value, at, ctx),
                 "$anchor" | "$dynamicAnchor" => {
                     let Some(a) = value.as_str() else {
-                        self.shape(at, name, Shape::String);
+                        self.front.shape(at, name, Shape::String, None);
                         continue;
                     };
                     let key = format!("{}#{a}", ctx.base());
@@ -491,13 +442,13 @@ impl<'a> Full<'a> {
                     }
                 }
                 "default" => {
-                    if self.literal_ok(value, at, name) {
+                    if self.front.literal_ok(value, at, name) {
                         annotations(&mut node).default = Some(value.clone());
                     }
                 }
                 "examples" => {
                     if let Some(list) = value.as_array() {
-                        if self.literal_ok(value, at, name) {
+                        if self.front.literal_ok(value, at, name) {
                             annotations(&mut node).examples = Some(list.clone());
                         }
                     }
@@ -507,25 +458,15 @@ impl<'a> Full<'a> {
                 "type" => node.types = self.types(value, at),
                 "enum" => {
                     let Some(items) = value.as_array() else {
-                        self.shape(at, name, Shape::Array);
+                        self.front.shape(at, name, Shape::Array, None);
                         continue;
                     };
-                    if items.len() > self.limits.max_enum_values {
-                        let max = self.limits.max_enum_values;
-                        self.violate(
-                            at,
-                            name,
-                            ViolationKind::Limit {
-                                limit: Limit::EnumValues,
-                                max,
-                            },
-                        );
-                    } else if self.literal_ok(value, at, name) {
-                        node.enumeration = Some(Arc::new(Enumeration::new(items.clone())));
+                    if let Some(e) = self.front.enumeration(value, items, at, name) {
+                        node.enumeration = Some(Arc::new(e));
                     }
                 }
                 "const" => {
-                    if self.literal_ok(value, at, name) {
+                    if self.front.literal_ok(value, at, name) {
                         node.constant = Some(Arc::new(value.clone()));
                     }
                 }
@@ -534,17 +475,17 @@ impl<'a> Full<'a> {
                         Some(m) => number_rules(&mut node).multiple_of = Some(m),
                         None => rules.multiple_of = Some(n.clone()),
                     },
-                    _ => self.shape(at, name, Shape::Number),
+                    _ => self.front.shape(at, name, Shape::Number, None),
                 },
                 "minimum" | "maximum" => {
                     let Some(n) = value.as_number() else {
-                        self.shape(at, name, Shape::Number);
+                        self.front.shape(at, name, Shape::Number, None);
                         continue;
                     };
                     if name == "minimum" {
-                        pending.minimum = Some(n.clone());
+                        pending.bounds.minimum = Some(n.clone());
                     } else {
-                        pending.maximum = Some(n.clone());
+                        pending.bounds.maximum = Some(n.clone());
                     }
                 }
                 "exclusiveMinimum" | "exclusiveMaximum" => {
@@ -552,19 +493,19 @@ impl<'a> Full<'a> {
                     match (value, draft) {
                         (Value::Bool(b), Draft::Draft4) => {
                             if lower {
-                                pending.exclusive_minimum_flag = *b;
+                                pending.bounds.minimum_is_exclusive = *b;
                             } else {
-                                pending.exclusive_maximum_flag = *b;
+                                pending.bounds.maximum_is_exclusive = *b;
                             }
                         }
                         (Value::Number(n), d) if d > Draft::Draft4 => {
                             if lower {
-                                pending.exclusive_minimum = Some(n.clone());
+                                pending.bounds.exclusive_minimum = Some(n.clone());
                             } else {
-                                pending.exclusive_maximum = Some(n.clone());
+                                pending.bounds.exclusive_maximum = Some(n.clone());
                             }
                         }
-                        _ => self.shape(
+                        _ => self.front.shape(
                             at,
                             name,
                             if draft == Draft::Draft4 {
@@ -572,13 +513,14 @@ impl<'a> Full<'a> {
                             } else {
                                 Shape::Number
                             },
+                            None,
                         ),
                     }
                 }
                 "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
                 | "maxProperties" | "minContains" | "maxContains" => {
                     let Some(n) = value.as_number().and_then(as_exact_u64) else {
-                        self.shape(at, name, Shape::NonNegativeInteger);
+                        self.front.shape(at, name, Shape::NonNegativeInteger, None);
                         continue;
                     };
                     match name {
@@ -599,7 +541,7 @@ impl<'a> Full<'a> {
                 }
                 "uniqueItems" => match value {
                     Value::Bool(b) => array_rules(&mut node).unique_items = *b,
-                    _ => self.shape(at, name, Shape::Boolean),
+                    _ => self.front.shape(at, name, Shape::Boolean, None),
                 },
                 "required" => {
                     if let Some(names) = self.strings(value, at, name) {
@@ -637,13 +579,13 @@ impl<'a> Full<'a> {
                 }
                 "patternProperties" => {
                     let Some(map) = value.as_object() else {
-                        self.shape(at, name, Shape::SchemaMap);
+                        self.front.shape(at, name, Shape::SchemaMap, None);
                         continue;
                     };
                     let base = at.join(name);
                     for (src, sub) in map {
                         let child = self.schema(sub, base.join(src), name, depth + 1, ctx);
-                        let pattern = self.pattern(&Value::String(src.clone()), at, name);
+                        let pattern = self.front.pattern(src, at, name);
                         if let (Some(p), Some(c)) = (pattern, child) {
                             rules.pattern_properties.push((p, c));
                         }
@@ -663,7 +605,7 @@ impl<'a> Full<'a> {
                 "propertyNames" => rules.property_names = self.child(value, at, name, depth, ctx),
                 "dependencies" | "dependentRequired" | "dependentSchemas" => {
                     let Some(map) = value.as_object() else {
-                        self.shape(at, name, Shape::SchemaMap);
+                        self.front.shape(at, name, Shape::SchemaMap, None);
                         continue;
                     };
                     let base = at.join(name);
@@ -674,7 +616,7 @@ impl<'a> Full<'a> {
                                 rules.dependent_required.push((prop.as_str().into(), names));
                             }
                         } else if name == "dependentRequired" {
-                            self.shape(&base, prop, Shape::StringSet);
+                            self.front.shape(&base, prop, Shape::StringSet, None);
                         } else if let Some(c) =
                             self.schema(dep, base.join(prop), name, depth + 1, ctx)
                         {
@@ -753,22 +695,7 @@ impl<'a> Full<'a> {
                 array_rules(node).items = child;
             }
         }
-        let mut min = p.minimum.clone();
-        let mut max = p.maximum.clone();
-        let (mut emin, mut emax) = (p.exclusive_minimum.clone(), p.exclusive_maximum.clone());
-        if p.exclusive_minimum_flag {
-            emin = min.take();
-        }
-        if p.exclusive_maximum_flag {
-            emax = max.take();
-        }
-        let lower = tighter(min, emin, Ordering::Greater);
-        let upper = tighter(max, emax, Ordering::Less);
-        if lower.is_some() || upper.is_some() {
-            let n = number_rules(node);
-            n.lower = lower;
-            n.upper = upper;
-        }
+        p.bounds.fold(node);
         if rules.contains.is_none() {
             rules.min_contains = None;
             rules.max_contains = None;
@@ -784,7 +711,7 @@ impl<'a> Full<'a> {
         };
         let v = Violation::new(at, name, kind);
         if self.options.deny_unknown {
-            self.violations.push(v);
+            self.front.violations.push(v);
         } else {
             self.warnings.push(v);
         }
@@ -792,28 +719,10 @@ impl<'a> Full<'a> {
 
     fn pattern(&mut self, value: &Value, at: &Pointer, name: &str) -> Option<Pattern> {
         let Some(src) = value.as_str() else {
-            self.shape(at, name, Shape::Pattern);
+            self.front.shape(at, name, Shape::Pattern, None);
             return None;
         };
-        if src.chars().count() > self.limits.max_pattern_len {
-            let max = self.limits.max_pattern_len;
-            self.violate(
-                at,
-                name,
-                ViolationKind::Limit {
-                    limit: Limit::PatternLength,
-                    max,
-                },
-            );
-            return None;
-        }
-        match Pattern::compile(src, self.limits.max_pattern_len) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                self.violate(at, name, ViolationKind::Pattern(e));
-                None
-            }
-        }
+        self.front.pattern(src, at, name)
     }
 
     fn types(&mut self, value: &Value, at: &Pointer) -> Option<TypeSet> {
@@ -826,7 +735,7 @@ impl<'a> Full<'a> {
             match n.as_str().and_then(JsonType::from_name) {
                 Some(t) => set = set.with(t),
                 None => {
-                    self.shape(at, "type", Shape::Types);
+                    self.front.shape(at, "type", Shape::Types, None);
                     return None;
                 }
             }
@@ -836,14 +745,14 @@ impl<'a> Full<'a> {
 
     fn strings(&mut self, value: &Value, at: &Pointer, name: &str) -> Option<Vec<Box<str>>> {
         let Some(list) = value.as_array() else {
-            self.shape(at, name, Shape::StringSet);
+            self.front.shape(at, name, Shape::StringSet, None);
             return None;
         };
         let mut seen = HashSet::with_capacity(list.len());
         let mut out = Vec::with_capacity(list.len());
         for item in list {
             let Some(s) = item.as_str() else {
-                self.shape(at, name, Shape::StringSet);
+                self.front.shape(at, name, Shape::StringSet, None);
                 return None;
             };
             if seen.insert(s) {
@@ -851,22 +760,6 @@ impl<'a> Full<'a> {
             }
         }
         Some(out)
-    }
-
-    fn literal_ok(&mut self, value: &Value, at: &Pointer, name: &str) -> bool {
-        if deeper_than(value, self.limits.max_depth) {
-            let max = self.limits.max_depth;
-            self.violate(
-                at,
-                name,
-                ViolationKind::Limit {
-                    limit: Limit::Depth,
-                    max,
-                },
-            );
-            return false;
-        }
-        true
     }
 
     /// Resolves every reference, parsing the locations and documents they reach on the way.
@@ -887,7 +780,8 @@ impl<'a> Full<'a> {
                     RefKind::Dynamic => "$dynamicRef",
                     RefKind::Recursive => "$recursiveRef",
                 };
-                self.violate(&at, keyword, ViolationKind::Unresolved(r.uri));
+                self.front
+                    .violate(&at, keyword, ViolationKind::Unresolved(r.uri));
                 continue;
             };
             match r.kind {
@@ -970,37 +864,6 @@ impl<'a> Full<'a> {
         };
         self.schema(target, at, "$ref", 0, &ctx).map(|_| ())
     }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn string_rules(node: &mut Node) -> &mut StringRules {
-    Arc::make_mut(node.string.get_or_insert_with(Default::default))
-}
-
-fn number_rules(node: &mut Node) -> &mut NumberRules {
-    Arc::make_mut(node.number.get_or_insert_with(Default::default))
-}
-
-fn array_rules(node: &mut Node) -> &mut ArrayRules {
-    Arc::make_mut(node.array.get_or_insert_with(Default::default))
-}
-
-fn object_rules(node: &mut Node) -> &mut ObjectRules {
-    Arc::make_mut(node.object.get_or_insert_with(Default::default))
-}
-
-fn annotations(node: &mut Node) -> &mut Annotations {
-    Arc::make_mut(node.annotations.get_or_insert_with(Default::default))
 }
 
 #[cfg(test)]

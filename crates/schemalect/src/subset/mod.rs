@@ -5,22 +5,23 @@
 //! the error lists every violation in document order. Recursion is bounded by
 //! [`Limits::max_depth`], which is checked before descending.
 
-use crate::error::{SubsetError, Violation, ViolationKind};
+use crate::error::{SubsetError, ViolationKind};
 use crate::ir::Draft;
 use crate::ir::{
-    Additional, Annotations, ArrayRules, Bound, Enumeration, Node, NodeId, NumberRules,
-    ObjectRules, Properties, Schema, StringRules, Subset,
+    Additional, Annotations, ArrayRules, Bound, Node, NodeId, NumberRules, ObjectRules, Properties,
+    Schema, StringRules, Subset,
 };
 use crate::keywords::{self, Role, Shape};
-use crate::limits::{Limit, Limits};
-use crate::pattern::Pattern;
+use crate::limits::Limits;
 use crate::pointer::Pointer;
-use crate::value::{as_exact_u64, cmp_numbers, deeper_than, JsonType, TypeSet};
+use crate::value::{as_exact_u64, cmp_numbers, JsonType, TypeSet};
+use front::{Bounds, Front};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+mod front;
 mod full;
 mod uri;
 
@@ -96,11 +97,9 @@ pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetErro
         return full::parse(value, options);
     }
     let mut p = Parser {
-        limits: options.limits,
+        front: Front::new(options.limits),
         subset: options.subset,
         nodes: Vec::new(),
-        violations: Vec::new(),
-        nodes_exhausted: false,
         locations: HashMap::new(),
         pending_refs: Vec::new(),
         embedded: None,
@@ -108,21 +107,19 @@ pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetErro
     let root = p.schema(value, Pointer::root(), "", 0);
     p.resolve_references();
     match root {
-        Some(root) if p.violations.is_empty() => {
+        Some(root) if p.front.violations.is_empty() => {
             Ok(Schema::from_nodes(p.nodes, root, options.subset))
         }
         _ => Err(SubsetError {
-            violations: p.violations,
+            violations: p.front.violations,
         }),
     }
 }
 
 struct Parser {
-    limits: Limits,
+    front: Front,
     subset: Subset,
     nodes: Vec<Node>,
-    violations: Vec<Violation>,
-    nodes_exhausted: bool,
     /// Extended subset: every schema location → its node, for resolving references.
     locations: HashMap<Pointer, NodeId>,
     /// Extended subset: `(node, reference text)` to resolve once the walk is done.
@@ -138,10 +135,7 @@ struct Pending<'v> {
     /// `items` was a list (drafts 4 to 2019-09): `additionalItems` then applies after it.
     tuple: bool,
     additional_items: Option<&'v Value>,
-    minimum: Option<Number>,
-    exclusive_minimum: Option<Number>,
-    maximum: Option<Number>,
-    exclusive_maximum: Option<Number>,
+    bounds: Bounds,
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -174,7 +168,7 @@ impl Parser {
                         n.reference = Some(t);
                     }
                 }
-                None => self.violate(
+                None => self.front.violate(
                     &at,
                     "$ref",
                     ViolationKind::Shape {
@@ -187,7 +181,7 @@ impl Parser {
             }
         }
         if let Some(at) = self.non_descending_cycle() {
-            self.violate(&at, "$ref", ViolationKind::Shape {
+            self.front.violate(&at, "$ref", ViolationKind::Shape {
                 expected: Shape::Reference.describe(),
                 detail: Some("this reference cycle never descends into the instance, so it would loop forever; put a `properties` or `items` step inside the cycle".into()),
             });
@@ -247,21 +241,6 @@ impl Parser {
         None
     }
 
-    fn violate(&mut self, at: &Pointer, keyword: &str, kind: ViolationKind) {
-        self.violations.push(Violation::new(at, keyword, kind));
-    }
-
-    fn shape(&mut self, at: &Pointer, keyword: &str, shape: Shape, detail: Option<String>) {
-        self.violate(
-            at,
-            keyword,
-            ViolationKind::Shape {
-                expected: shape.describe(),
-                detail,
-            },
-        );
-    }
-
     /// Parses the subschema at `at`, written as the value of `parent_keyword`.
     fn schema(
         &mut self,
@@ -270,15 +249,7 @@ impl Parser {
         parent_keyword: &str,
         depth: usize,
     ) -> Option<NodeId> {
-        if depth > self.limits.max_depth {
-            self.violate(
-                &at,
-                parent_keyword,
-                ViolationKind::Limit {
-                    limit: Limit::Depth,
-                    max: self.limits.max_depth,
-                },
-            );
+        if self.front.too_deep(&at, parent_keyword, depth) {
             return None;
         }
         let obj = match v {
@@ -288,11 +259,12 @@ impl Parser {
                 return self.any_value(at, parent_keyword);
             }
             Value::Bool(b) => {
-                self.violate(&at, parent_keyword, ViolationKind::BooleanSchema(*b));
+                self.front
+                    .violate(&at, parent_keyword, ViolationKind::BooleanSchema(*b));
                 return None;
             }
             other => {
-                self.violate(
+                self.front.violate(
                     &at,
                     parent_keyword,
                     ViolationKind::NotASchema(kind_of(other)),
@@ -324,24 +296,10 @@ impl Parser {
         Some(id)
     }
 
-    /// True (and reported once) when the node budget is spent: the document is then refused,
-    /// so no subschema is ever dropped silently.
+    /// True (and reported once) when the node budget is spent.
     fn out_of_nodes(&mut self, at: &Pointer, parent_keyword: &str) -> bool {
-        if self.nodes.len() < self.limits.max_nodes {
-            return false;
-        }
-        if !self.nodes_exhausted {
-            self.nodes_exhausted = true;
-            self.violate(
-                at,
-                parent_keyword,
-                ViolationKind::Limit {
-                    limit: Limit::Nodes,
-                    max: self.limits.max_nodes,
-                },
-            );
-        }
-        true
+        self.front
+            .out_of_nodes(self.nodes.len(), at, parent_keyword)
     }
 
     /// A node that accepts every value (`true`, or `{}` in the extended subset).
@@ -374,7 +332,7 @@ impl Parser {
                     Some(reason) => ViolationKind::Outside(reason),
                     None => ViolationKind::Unknown,
                 };
-                self.violate(at, name, kind);
+                self.front.violate(at, name, kind);
                 continue;
             };
             asserts |= matches!(kw.role, Role::Assertion | Role::Applicator);
@@ -382,16 +340,16 @@ impl Parser {
                 match value.as_str() {
                     Some(_) if self.embedded.is_some() => {
                         let base = self.embedded.clone().unwrap_or_default();
-                        self.violate(at, name, ViolationKind::Shape {
+                        self.front.violate(at, name, ViolationKind::Shape {
                             expected: Shape::Reference.describe(),
                             detail: Some(format!("it sits inside the subschema at {base}, whose own `$id`/`id` changes what `#…` means; move the definition to the root `$defs`")),
                         });
                     }
                     Some(r) if r.starts_with('#') => self.pending_refs.push((id, r.to_owned())),
-                    Some(_) => self.violate(at, name, ViolationKind::Outside(
+                    Some(_) => self.front.violate(at, name, ViolationKind::Outside(
                         "remote references are outside the extended subset; bundle the referenced schema into `$defs` and point to it with `#/$defs/…`",
                     )),
-                    None => self.shape(at, name, kw.shape, None),
+                    None => self.front.shape(at, name, kw.shape, None),
                 }
                 continue;
             }
@@ -399,9 +357,9 @@ impl Parser {
         }
         self.fold_tuple(&mut node, &pending, at, depth);
         if !asserts && self.subset == Subset::Adr126 {
-            self.violate(at, "", ViolationKind::AssertsNothing);
+            self.front.violate(at, "", ViolationKind::AssertsNothing);
         }
-        self.fold_bounds(&mut node, &pending);
+        pending.bounds.fold(&mut node);
         node
     }
 
@@ -427,7 +385,7 @@ impl Parser {
                     array_rules(node).items = child;
                 }
             }
-            _ => self.shape(at, name, Shape::BoolOrSchema, None),
+            _ => self.front.shape(at, name, Shape::BoolOrSchema, None),
         }
     }
 
@@ -453,7 +411,7 @@ impl Parser {
                         .collect();
                     let rules = array_rules(node);
                     if !rules.prefix_items.is_empty() {
-                        return self.shape(
+                        return self.front.shape(
                             at,
                             name,
                             shape,
@@ -465,7 +423,7 @@ impl Parser {
                     return;
                 }
                 if value.is_array() {
-                    return self.shape(
+                    return self.front.shape(
                         at,
                         name,
                         shape,
@@ -480,7 +438,7 @@ impl Parser {
             }
             "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
                 let Some(list) = value.as_array().filter(|a| !a.is_empty()) else {
-                    return self.shape(at, name, shape, None);
+                    return self.front.shape(at, name, shape, None);
                 };
                 let base = at.join(name);
                 let ids: Vec<NodeId> = list
@@ -489,7 +447,7 @@ impl Parser {
                     .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
                     .collect();
                 match name {
-                    "prefixItems" if pending.tuple => self.shape(
+                    "prefixItems" if pending.tuple => self.front.shape(
                         at,
                         name,
                         shape,
@@ -504,7 +462,7 @@ impl Parser {
             "not" => node.not = self.schema(value, at.join(name), name, depth + 1),
             "properties" => {
                 let Some(map) = value.as_object() else {
-                    return self.shape(at, name, shape, None);
+                    return self.front.shape(at, name, shape, None);
                 };
                 let base = at.join(name);
                 let mut entries = Vec::with_capacity(map.len());
@@ -523,7 +481,7 @@ impl Parser {
                         Some(id) => Additional::Schema(id),
                         None => return,
                     },
-                    _ => return self.shape(at, name, shape, None),
+                    _ => return self.front.shape(at, name, shape, None),
                 };
                 object_rules(node).additional = additional;
             }
@@ -531,7 +489,7 @@ impl Parser {
                 // Containers: their schemas are parsed (fail-closed like any other) and become
                 // reference targets; they assert nothing where they stand.
                 let Some(map) = value.as_object() else {
-                    return self.shape(at, name, shape, None);
+                    return self.front.shape(at, name, shape, None);
                 };
                 let base = at.join(name);
                 for (def, sub) in map {
@@ -561,46 +519,23 @@ impl Parser {
             "type" => node.types = self.types(value, at),
             "enum" => {
                 let Some(items) = value.as_array().filter(|a| !a.is_empty()) else {
-                    return self.shape(at, name, shape, None);
+                    return self.front.shape(at, name, shape, None);
                 };
-                if items.len() > self.limits.max_enum_values {
-                    let max = self.limits.max_enum_values;
-                    return self.violate(
-                        at,
-                        name,
-                        ViolationKind::Limit {
-                            limit: Limit::EnumValues,
-                            max,
-                        },
-                    );
-                }
-                if self.literal_ok(value, at, name) {
-                    node.enumeration = Some(Arc::new(Enumeration::new(items.clone())));
+                if let Some(e) = self.front.enumeration(value, items, at, name) {
+                    node.enumeration = Some(Arc::new(e));
                 }
             }
             "const" => {
-                if self.literal_ok(value, at, name) {
+                if self.front.literal_ok(value, at, name) {
                     node.constant = Some(Arc::new(value.clone()));
                 }
             }
             "pattern" => {
                 let Some(src) = value.as_str() else {
-                    return self.shape(at, name, shape, None);
+                    return self.front.shape(at, name, shape, None);
                 };
-                if src.chars().count() > self.limits.max_pattern_len {
-                    let max = self.limits.max_pattern_len;
-                    return self.violate(
-                        at,
-                        name,
-                        ViolationKind::Limit {
-                            limit: Limit::PatternLength,
-                            max,
-                        },
-                    );
-                }
-                match Pattern::compile(src, self.limits.max_pattern_len) {
-                    Ok(p) => string_rules(node).pattern = Some(p),
-                    Err(e) => self.violate(at, name, ViolationKind::Pattern(e)),
+                if let Some(p) = self.front.pattern(src, at, name) {
+                    string_rules(node).pattern = Some(p);
                 }
             }
             "minLength" | "maxLength" | "minItems" | "maxItems" => {
@@ -622,7 +557,7 @@ impl Parser {
                         let detail = value.as_number().map(|n| {
                             format!("found {n}; fractional divisors are outside the subset")
                         });
-                        self.shape(at, name, shape, detail);
+                        self.front.shape(at, name, shape, detail);
                     }
                 }
             }
@@ -631,19 +566,20 @@ impl Parser {
                     let detail = value
                         .is_boolean()
                         .then(|| "the boolean form is draft 4; write the bound itself".to_owned());
-                    return self.shape(at, name, shape, detail);
+                    return self.front.shape(at, name, shape, detail);
                 };
+                let b = &mut pending.bounds;
                 let slot = match name {
-                    "minimum" => &mut pending.minimum,
-                    "maximum" => &mut pending.maximum,
-                    "exclusiveMinimum" => &mut pending.exclusive_minimum,
-                    _ => &mut pending.exclusive_maximum,
+                    "minimum" => &mut b.minimum,
+                    "maximum" => &mut b.maximum,
+                    "exclusiveMinimum" => &mut b.exclusive_minimum,
+                    _ => &mut b.exclusive_maximum,
                 };
                 *slot = Some(n.clone());
             }
             "uniqueItems" => match value {
                 Value::Bool(b) => array_rules(node).unique_items = *b,
-                _ => self.shape(at, name, shape, None),
+                _ => self.front.shape(at, name, shape, None),
             },
             "required" => {
                 if let Some(names) = self.string_set(value, at, name, shape) {
@@ -652,11 +588,11 @@ impl Parser {
             }
             "$comment" | "id" | "contentEncoding" | "contentMediaType" => {
                 if !value.is_string() {
-                    self.shape(at, name, shape, None);
+                    self.front.shape(at, name, shape, None);
                 }
             }
             "example" => {
-                self.literal_ok(value, at, name);
+                self.front.literal_ok(value, at, name);
             }
             "self" => {
                 let iglu = at.is_root()
@@ -667,17 +603,17 @@ impl Parser {
                                 .all(|k| m.get(*k).is_some_and(Value::is_string))
                     });
                 if !iglu {
-                    self.shape(at, name, shape, None);
+                    self.front.shape(at, name, shape, None);
                 }
             }
             "readOnly" | "writeOnly" | "deprecated" => {
                 if !value.is_boolean() {
-                    self.shape(at, name, shape, None);
+                    self.front.shape(at, name, shape, None);
                 }
             }
             "description" | "title" | "format" | "$schema" | "$id" => {
                 let Some(s) = value.as_str() else {
-                    return self.shape(at, name, shape, None);
+                    return self.front.shape(at, name, shape, None);
                 };
                 let s: Box<str> = s.into();
                 let a = annotations(node);
@@ -690,20 +626,20 @@ impl Parser {
                 }
             }
             "default" => {
-                if self.literal_ok(value, at, name) {
+                if self.front.literal_ok(value, at, name) {
                     annotations(node).default = Some(value.clone());
                 }
             }
             "examples" => match value.as_array() {
-                Some(list) if self.literal_ok(value, at, name) => {
+                Some(list) if self.front.literal_ok(value, at, name) => {
                     annotations(node).examples = Some(list.clone());
                 }
                 Some(_) => {}
-                None => self.shape(at, name, shape, None),
+                None => self.front.shape(at, name, shape, None),
             },
             // Every row of the keyword table is handled above; a row added there without a
             // handler here is reported rather than silently accepted.
-            _ => self.violate(at, name, ViolationKind::Unknown),
+            _ => self.front.violate(at, name, ViolationKind::Unknown),
         }
     }
 
@@ -734,7 +670,7 @@ impl Parser {
             Value::Array(_) => bad("the list is empty".into()),
             _ => None,
         };
-        self.shape(at, "type", Shape::Types, detail);
+        self.front.shape(at, "type", Shape::Types, detail);
         None
     }
 
@@ -742,7 +678,7 @@ impl Parser {
         let n = value.as_number().and_then(as_exact_u64);
         if n.is_none() {
             let detail = value.as_number().map(|n| format!("found {n}"));
-            self.shape(at, name, shape, detail);
+            self.front.shape(at, name, shape, detail);
         }
         n
     }
@@ -755,7 +691,7 @@ impl Parser {
         shape: Shape,
     ) -> Option<Vec<Box<str>>> {
         let Some(list) = value.as_array() else {
-            self.shape(at, name, shape, None);
+            self.front.shape(at, name, shape, None);
             return None;
         };
         let mut out: Vec<Box<str>> = Vec::with_capacity(list.len());
@@ -764,53 +700,19 @@ impl Parser {
         for item in list {
             match item.as_str() {
                 Some(s) if !seen.insert(s) => {
-                    self.shape(at, name, shape, Some(format!("`{s}` is listed twice")));
+                    self.front
+                        .shape(at, name, shape, Some(format!("`{s}` is listed twice")));
                     return None;
                 }
                 Some(s) => out.push(s.into()),
                 None => {
-                    self.shape(at, name, shape, Some(format!("`{item}` is not a string")));
+                    self.front
+                        .shape(at, name, shape, Some(format!("`{item}` is not a string")));
                     return None;
                 }
             }
         }
         Some(out)
-    }
-
-    /// Checks that a literal (`enum`, `const`, `default`, `examples`) is not nested past the
-    /// depth limit: equality and hashing of instances against it stay bounded.
-    fn literal_ok(&mut self, value: &Value, at: &Pointer, name: &str) -> bool {
-        if deeper_than(value, self.limits.max_depth) {
-            let max = self.limits.max_depth;
-            self.violate(
-                at,
-                name,
-                ViolationKind::Limit {
-                    limit: Limit::Depth,
-                    max,
-                },
-            );
-            return false;
-        }
-        true
-    }
-
-    fn fold_bounds(&mut self, node: &mut Node, p: &Pending<'_>) {
-        let lower = tighter(
-            p.minimum.clone(),
-            p.exclusive_minimum.clone(),
-            Ordering::Greater,
-        );
-        let upper = tighter(
-            p.maximum.clone(),
-            p.exclusive_maximum.clone(),
-            Ordering::Less,
-        );
-        if lower.is_some() || upper.is_some() {
-            let n = number_rules(node);
-            n.lower = lower;
-            n.upper = upper;
-        }
     }
 }
 

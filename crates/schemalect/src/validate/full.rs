@@ -13,14 +13,13 @@
 //! can otherwise ask for exponentially many); past either, the instance is not accepted and
 //! the error says why.
 
-use super::{preview, Path, MAX_ERRORS};
+use super::checks::{self, preview, Sink};
+use super::{admits, Path, Report};
 use crate::error::ValidationError;
-use crate::ir::{literal_eq, Additional, FullIr, Node, NodeId, Schema};
+use crate::ir::{Additional, FullIr, Node, NodeId, Schema};
 use crate::pointer::Pointer;
-use crate::value::{all_unique, code_points, is_integer, is_multiple_of, JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::cell::Cell;
-use std::cmp::Ordering;
 use std::collections::HashSet;
 
 mod decimal;
@@ -61,6 +60,8 @@ pub(super) struct FullWalk<'s> {
     pub(super) exceeded: Cell<bool>,
 }
 
+/// Records a failure when errors are wanted, under the same count and byte budget as the other
+/// walk (past it, one last error says that the rest were omitted).
 fn record(
     errors: &mut Errors<'_>,
     node: &Node,
@@ -69,14 +70,7 @@ fn record(
     message: impl FnOnce() -> String,
 ) {
     if let Some(list) = errors {
-        if list.len() < MAX_ERRORS {
-            list.push(ValidationError {
-                instance_path: path.to_pointer(),
-                schema_path: node.pointer.join(keyword),
-                keyword,
-                message: message(),
-            });
-        }
+        Report::record(&mut **list, node, keyword, path, message);
     }
 }
 
@@ -89,6 +83,23 @@ macro_rules! fail {
         }
         record($errors, $node, $kw, $path, || format!($($msg)+));
     }};
+}
+
+/// A node and an instance location as a [`Sink`] for the shared checks.
+struct At<'a, 'e, 'p> {
+    errors: &'a mut Errors<'e>,
+    node: &'a Node,
+    path: &'a Path<'p>,
+}
+
+impl Sink for At<'_, '_, '_> {
+    fn verdict_only(&self) -> bool {
+        self.errors.is_none()
+    }
+
+    fn fail(&mut self, keyword: &'static str, message: impl FnOnce() -> String) {
+        record(self.errors, self.node, keyword, self.path, message);
+    }
 }
 
 impl<'s> FullWalk<'s> {
@@ -209,46 +220,34 @@ impl<'s> FullWalk<'s> {
                     node,
                     "type",
                     path,
-                    "expected {}, found {}",
-                    t.iter()
-                        .map(JsonType::name)
-                        .collect::<Vec<_>>()
-                        .join(" or "),
-                    JsonType::of(inst).name()
+                    "{}",
+                    checks::type_message(t, inst)
                 );
             }
         }
-        if let Some(c) = &node.constant {
-            if !literal_eq(c, inst) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "const",
-                    path,
-                    "expected the constant {}, found {}",
-                    preview(c),
-                    preview(inst)
-                );
-            }
-        }
-        if let Some(e) = &node.enumeration {
-            if !e.contains(inst) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "enum",
-                    path,
-                    "{} is not one of the {} allowed values",
-                    preview(inst),
-                    e.values.len()
-                );
-            }
+        valid &= checks::literals(node, inst, &mut At { errors, node, path });
+        if !valid && errors.is_none() {
+            return false;
         }
         match inst {
-            Value::String(s) => valid &= self.string(id, node, s, path, errors),
-            Value::Number(n) => valid &= self.number(id, node, n, path, errors),
+            Value::String(s) => {
+                let sink = &mut At { errors, node, path };
+                if let Some(string) = &node.string {
+                    valid &= checks::string(string, s, sink);
+                }
+                if let Some(f) = rules.and_then(|r| r.format_assertion.as_deref()) {
+                    valid &= format_conforms(f, s, sink);
+                }
+            }
+            Value::Number(n) => {
+                let sink = &mut At { errors, node, path };
+                if let Some(number) = &node.number {
+                    valid &= checks::number(number, n, sink);
+                }
+                if let Some(m) = rules.and_then(|r| r.multiple_of.as_ref()) {
+                    valid &= decimal_multiple(m, n, sink);
+                }
+            }
             Value::Array(items) => valid &= self.array(id, node, items, path, scope, errors, local),
             Value::Object(_) => valid &= self.object(id, node, inst, path, scope, errors, local),
             _ => {}
@@ -475,152 +474,6 @@ impl<'s> FullWalk<'s> {
         found
     }
 
-    fn string(
-        &self,
-        id: NodeId,
-        node: &Node,
-        s: &str,
-        path: &Path<'_>,
-        errors: &mut Errors<'_>,
-    ) -> bool {
-        let mut valid = true;
-        if let Some(rules) = &node.string {
-            if rules.min_length.is_some() || rules.max_length.is_some() {
-                let len = code_points(s) as u64;
-                if let Some(min) = rules.min_length.filter(|m| len < *m) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "minLength",
-                        path,
-                        "is {len} characters long, shorter than {min}"
-                    );
-                }
-                if let Some(max) = rules.max_length.filter(|m| len > *m) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "maxLength",
-                        path,
-                        "is {len} characters long, longer than {max}"
-                    );
-                }
-            }
-            if let Some(p) = &rules.pattern {
-                if !p.is_match(s) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "pattern",
-                        path,
-                        "{} does not match the pattern {:?}",
-                        preview(&Value::String(s.to_owned())),
-                        p.as_str()
-                    );
-                }
-            }
-        }
-        if let Some(f) = self
-            .schema
-            .full_rules(id)
-            .and_then(|r| r.format_assertion.as_deref())
-        {
-            if !format::conforms(f, s) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "format",
-                    path,
-                    "{} is not a valid `{f}`",
-                    preview(&Value::String(s.to_owned()))
-                );
-            }
-        }
-        valid
-    }
-
-    fn number(
-        &self,
-        id: NodeId,
-        node: &Node,
-        n: &Number,
-        path: &Path<'_>,
-        errors: &mut Errors<'_>,
-    ) -> bool {
-        let mut valid = true;
-        if let Some(rules) = &node.number {
-            if let Some(b) = &rules.lower {
-                if !b.admits(n, Ordering::Greater) {
-                    let rel = if b.exclusive {
-                        "not greater than"
-                    } else {
-                        "less than"
-                    };
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        b.lower_keyword(),
-                        path,
-                        "{n} is {rel} {}",
-                        b.value
-                    );
-                }
-            }
-            if let Some(b) = &rules.upper {
-                if !b.admits(n, Ordering::Less) {
-                    let rel = if b.exclusive {
-                        "not less than"
-                    } else {
-                        "greater than"
-                    };
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        b.upper_keyword(),
-                        path,
-                        "{n} is {rel} {}",
-                        b.value
-                    );
-                }
-            }
-            if let Some(m) = rules.multiple_of {
-                if !is_multiple_of(n, m) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "multipleOf",
-                        path,
-                        "{n} is not a multiple of {m}"
-                    );
-                }
-            }
-        }
-        if let Some(m) = self
-            .schema
-            .full_rules(id)
-            .and_then(|r| r.multiple_of.as_ref())
-        {
-            if !decimal::is_multiple(n, m) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "multipleOf",
-                    path,
-                    "{n} is not a multiple of {m}"
-                );
-            }
-        }
-        valid
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn array<'i>(
         &self,
@@ -633,27 +486,10 @@ impl<'s> FullWalk<'s> {
         local: &mut Evaluated<'i>,
     ) -> bool {
         let mut valid = true;
-        let len = items.len() as u64;
         if let Some(rules) = &node.array {
-            if let Some(min) = rules.min_items.filter(|m| len < *m) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "minItems",
-                    path,
-                    "has {len} items, fewer than {min}"
-                );
-            }
-            if let Some(max) = rules.max_items.filter(|m| len > *m) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "maxItems",
-                    path,
-                    "has {len} items, more than {max}"
-                );
+            valid &= checks::array_size(rules, items.len(), &mut At { errors, node, path });
+            if !valid && errors.is_none() {
+                return false;
             }
             for (i, item) in items.iter().enumerate() {
                 let Some(sub) = rules.prefix_items.get(i).copied().or(rules.items) else {
@@ -671,15 +507,9 @@ impl<'s> FullWalk<'s> {
                     }
                 }
             }
-            if rules.unique_items && !all_unique(items) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "uniqueItems",
-                    path,
-                    "has duplicate items"
-                );
+            valid &= checks::unique(rules, items, &mut At { errors, node, path });
+            if !valid && errors.is_none() {
+                return false;
             }
         }
         let Some(rules) = self.schema.full_rules(id) else {
@@ -740,17 +570,9 @@ impl<'s> FullWalk<'s> {
         let patterns = rules.map_or(&[][..], |r| &r.pattern_properties[..]);
         let collect = self.collect();
         if let Some(o) = &node.object {
-            for name in &o.required {
-                if !map.contains_key(&**name) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "required",
-                        path,
-                        "the required property `{name}` is missing"
-                    );
-                }
+            valid &= checks::required(&o.required, map, &mut At { errors, node, path });
+            if !valid && errors.is_none() {
+                return false;
             }
         }
         let additional = node
@@ -819,26 +641,14 @@ impl<'s> FullWalk<'s> {
         let Some(rules) = rules else {
             return valid;
         };
-        let count = map.len() as u64;
-        if let Some(min) = rules.min_properties.filter(|m| count < *m) {
-            fail!(
-                errors,
-                valid,
-                node,
-                "minProperties",
-                path,
-                "has {count} properties, fewer than {min}"
-            );
-        }
-        if let Some(max) = rules.max_properties.filter(|m| count > *m) {
-            fail!(
-                errors,
-                valid,
-                node,
-                "maxProperties",
-                path,
-                "has {count} properties, more than {max}"
-            );
+        valid &= checks::property_count(
+            rules.min_properties,
+            rules.max_properties,
+            map.len(),
+            &mut At { errors, node, path },
+        );
+        if !valid && errors.is_none() {
+            return false;
         }
         if let Some(names) = rules.property_names {
             for key in map.keys() {
@@ -895,12 +705,25 @@ impl<'s> FullWalk<'s> {
     }
 }
 
-/// True when the value's type satisfies `types` (`integer` takes `1.0`).
-fn admits(types: TypeSet, v: &Value) -> bool {
-    match v {
-        Value::Number(n) => {
-            types.contains(JsonType::Number) || (types.contains(JsonType::Integer) && is_integer(n))
-        }
-        other => types.contains(JsonType::of(other)),
+/// `format`, when it is asserted.
+fn format_conforms(format: &str, s: &str, sink: &mut impl Sink) -> bool {
+    let valid = format::conforms(format, s);
+    if !valid {
+        sink.fail("format", || {
+            format!(
+                "{} is not a valid `{format}`",
+                preview(&Value::String(s.to_owned()))
+            )
+        });
     }
+    valid
+}
+
+/// `multipleOf` with a divisor that is not a positive integer, decided in decimal.
+fn decimal_multiple(m: &Number, n: &Number, sink: &mut impl Sink) -> bool {
+    let valid = decimal::is_multiple(n, m);
+    if !valid {
+        sink.fail("multipleOf", || format!("{n} is not a multiple of {m}"));
+    }
+    valid
 }

@@ -9,16 +9,17 @@
 //! Recursion follows the schema, whose depth the front end bounds.
 
 use crate::error::{ValidationError, ValidationErrors};
-use crate::ir::{literal_eq, Additional, Node, NodeId, Schema};
+use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::pointer::Pointer;
-use crate::value::{all_unique, code_points, is_integer, is_multiple_of, JsonType, TypeSet};
+use crate::value::{is_integer, JsonType, TypeSet};
+use checks::Sink;
 use discriminate::{Tag, Tags};
 use plan::{Members, Plan};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
+mod checks;
 pub(crate) mod discriminate;
 mod full;
 pub(crate) mod plan;
@@ -259,17 +260,21 @@ fn verdict_only<R: Report>(_: &R) -> bool {
     R::VERDICT_ONLY
 }
 
-fn preview(v: &Value) -> String {
-    let text = match v {
-        Value::Object(_) => return "an object".into(),
-        Value::Array(a) => return format!("an array of {} items", a.len()),
-        other => other.to_string(),
-    };
-    if text.chars().count() > 60 {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        text
+/// A node and an instance location as a [`Sink`] for the shared checks, recording into `R`.
+struct At<'a, 'p, R> {
+    errors: &'a mut R,
+    node: &'a Node,
+    path: &'a Path<'p>,
+}
+
+impl<R: Report> Sink for At<'_, '_, R> {
+    #[inline(always)]
+    fn verdict_only(&self) -> bool {
+        R::VERDICT_ONLY
+    }
+
+    fn fail(&mut self, keyword: &'static str, message: impl FnOnce() -> String) {
+        self.errors.record(self.node, keyword, self.path, message);
     }
 }
 
@@ -366,48 +371,15 @@ impl<'s> Walk<'s> {
                 node,
                 "type",
                 path,
-                "expected {}, found {}",
-                brief
-                    .types
-                    .iter()
-                    .map(JsonType::name)
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-                JsonType::of(inst).name()
+                "{}",
+                checks::type_message(brief.types, inst)
             );
         }
         if brief.has == 0 {
             return valid;
         }
         if brief.has & plan::LITERALS != 0 {
-            if let Some(c) = &node.constant {
-                if !literal_eq(c, inst) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "const",
-                        path,
-                        "expected the constant {}, found {}",
-                        preview(c),
-                        preview(inst)
-                    );
-                }
-            }
-            if let Some(e) = &node.enumeration {
-                if !e.contains(inst) {
-                    fail!(
-                        errors,
-                        valid,
-                        node,
-                        "enum",
-                        path,
-                        "{} is not one of the {} allowed values",
-                        preview(inst),
-                        e.values.len()
-                    );
-                }
-            }
+            valid &= checks::literals(node, inst, &mut At { errors, node, path });
         }
 
         match inst {
@@ -530,52 +502,10 @@ impl<'s> Walk<'s> {
     }
 
     fn string<R: Report>(&self, node: &Node, s: &str, path: &Path<'_>, errors: &mut R) -> bool {
-        let Some(rules) = &node.string else {
-            return true;
-        };
-        let mut valid = true;
-        // A code point takes one to four bytes: most strings are decided by their byte length.
-        let bytes = s.len() as u64;
-        let decided = rules.min_length.is_none_or(|m| bytes.div_ceil(4) >= m)
-            && rules.max_length.is_none_or(|m| bytes <= m);
-        if !decided {
-            let len = code_points(s) as u64;
-            if let Some(min) = rules.min_length.filter(|m| len < *m) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "minLength",
-                    path,
-                    "is {len} characters long, shorter than {min}"
-                );
-            }
-            if let Some(max) = rules.max_length.filter(|m| len > *m) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "maxLength",
-                    path,
-                    "is {len} characters long, longer than {max}"
-                );
-            }
+        match &node.string {
+            Some(rules) => checks::string(rules, s, &mut At { errors, node, path }),
+            None => true,
         }
-        if let Some(p) = &rules.pattern {
-            if !p.is_match(s) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "pattern",
-                    path,
-                    "{} does not match the pattern {:?}",
-                    preview(&Value::String(s.to_owned())),
-                    p.as_str()
-                );
-            }
-        }
-        valid
     }
 
     fn number<R: Report>(
@@ -585,60 +515,10 @@ impl<'s> Walk<'s> {
         path: &Path<'_>,
         errors: &mut R,
     ) -> bool {
-        let Some(rules) = &node.number else {
-            return true;
-        };
-        let mut valid = true;
-        for (bound, inside) in [
-            (&rules.lower, Ordering::Greater),
-            (&rules.upper, Ordering::Less),
-        ] {
-            let Some(b) = bound else {
-                continue;
-            };
-            // As `Bound::admits`, which decides the pairs `cmp_quick` leaves.
-            let admitted = match cmp_quick(n, &b.value) {
-                Some(Ordering::Equal) => !b.exclusive,
-                Some(o) => o == inside,
-                None => b.admits(n, inside),
-            };
-            if !admitted {
-                let lower = inside == Ordering::Greater;
-                let keyword = if lower {
-                    b.lower_keyword()
-                } else {
-                    b.upper_keyword()
-                };
-                let relation = match (lower, b.exclusive) {
-                    (true, true) => "not greater than",
-                    (true, false) => "less than",
-                    (false, true) => "not less than",
-                    (false, false) => "greater than",
-                };
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    keyword,
-                    path,
-                    "{n} is {relation} {}",
-                    b.value
-                );
-            }
+        match &node.number {
+            Some(rules) => checks::number(rules, n, &mut At { errors, node, path }),
+            None => true,
         }
-        if let Some(m) = rules.multiple_of {
-            if !is_multiple_of(n, m) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "multipleOf",
-                    path,
-                    "{n} is not a multiple of {m}"
-                );
-            }
-        }
-        valid
     }
 
     fn array<R: Report>(
@@ -651,27 +531,9 @@ impl<'s> Walk<'s> {
         let Some(rules) = &node.array else {
             return true;
         };
-        let mut valid = true;
-        let len = items.len() as u64;
-        if let Some(min) = rules.min_items.filter(|m| len < *m) {
-            fail!(
-                errors,
-                valid,
-                node,
-                "minItems",
-                path,
-                "has {len} items, fewer than {min}"
-            );
-        }
-        if let Some(max) = rules.max_items.filter(|m| len > *m) {
-            fail!(
-                errors,
-                valid,
-                node,
-                "maxItems",
-                path,
-                "has {len} items, more than {max}"
-            );
+        let mut valid = checks::array_size(rules, items.len(), &mut At { errors, node, path });
+        if !valid && R::VERDICT_ONLY {
+            return false;
         }
         for (i, item) in items.iter().enumerate() {
             let sub = match rules.prefix_items.get(i) {
@@ -688,16 +550,7 @@ impl<'s> Walk<'s> {
                 }
             }
         }
-        if rules.unique_items && !all_unique(items) {
-            fail!(
-                errors,
-                valid,
-                node,
-                "uniqueItems",
-                path,
-                "has duplicate items"
-            );
-        }
+        valid &= checks::unique(rules, items, &mut At { errors, node, path });
         valid
     }
 
@@ -722,16 +575,10 @@ impl<'s> Walk<'s> {
         // required members present is a pass of word compares.
         let missing =
             map.len() < members.required || required_present(members, map) < members.required;
-        for name in rules.required.iter().filter(|_| missing) {
-            if !map.contains_key(&**name) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "required",
-                    path,
-                    "the required property `{name}` is missing"
-                );
+        if missing {
+            valid &= checks::required(&rules.required, map, &mut At { errors, node, path });
+            if !valid && R::VERDICT_ONLY {
+                return false;
             }
         }
         if members.visits {
@@ -801,26 +648,6 @@ fn required_present(members: &Members, map: &Map<String, Value>) -> usize {
         .resolve(map)
         .filter(|(_, _, entry)| entry.is_some_and(|e| e.required))
         .count()
-}
-
-/// How two numbers compare, for the common pairs that need no exact 128-bit comparison: two
-/// integers, two floats, or a float and an integer that a float holds exactly. `None` for the
-/// others.
-fn cmp_quick(a: &serde_json::Number, b: &serde_json::Number) -> Option<Ordering> {
-    /// Integers up to 2^53 in magnitude convert to a float exactly.
-    const EXACT: i64 = 1 << 53;
-    if a.is_f64() || b.is_f64() {
-        let float = |n: &serde_json::Number| match n.is_f64() {
-            true => n.as_f64(),
-            false => n
-                .as_i64()
-                .filter(|i| (-EXACT..=EXACT).contains(i))
-                .map(|i| i as f64),
-        };
-        float(a)?.partial_cmp(&float(b)?)
-    } else {
-        Some(a.as_i64()?.cmp(&b.as_i64()?))
-    }
 }
 
 /// True when the value's type satisfies `types`. Whether a number is integral is only asked when

@@ -392,7 +392,7 @@ fn quick_number_comparisons_agree_with_exact_ones() {
             let (Value::Number(x), Value::Number(y)) = (a, b) else {
                 unreachable!()
             };
-            if let Some(quick) = super::cmp_quick(x, y) {
+            if let Some(quick) = super::checks::cmp_quick(x, y) {
                 assert_eq!(Some(quick), crate::value::cmp_numbers(x, y), "{a} {b}");
             }
         }

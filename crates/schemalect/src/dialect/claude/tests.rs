@@ -189,7 +189,13 @@ fn open_schemas_get_a_plain_forced_tool_in_json_mode() {
             false
         )
     );
-    assert_eq!(keywords(&l), ["additionalProperties"]);
+    // Every blocker, one per node: the root and `m` are both open.
+    assert_eq!(
+        keywords(&l),
+        ["additionalProperties", "additionalProperties"]
+    );
+    let at: Vec<&str> = l.losses().iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(at, ["/properties/m", ""]);
 }
 
 #[test]

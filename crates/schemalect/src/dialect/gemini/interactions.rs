@@ -14,8 +14,7 @@
 //! is undocumented, so the fallback is prompt mode, not a bare JSON mime type.
 
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Support, ValueKinds};
-use crate::dialect::emit::{emit, Closure, JsonDialect, Types};
-use crate::dialect::normalize::{normalize, Rewrites};
+use crate::dialect::emit::{Closure, JsonDialect, Types};
 use crate::dialect::Outcome;
 use crate::ir::Schema;
 use crate::lower::{Loss, LowerOptions, Mode, Target};
@@ -80,41 +79,26 @@ const DIALECT: JsonDialect = JsonDialect {
 };
 
 pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    let normalized = normalize(
-        schema,
-        Rewrites {
-            flatten_all_of: true,
-            distribute_unions: false,
-        },
-    );
-    match emit(&normalized.schema, DIALECT) {
-        Ok(emitted) => {
-            let mut losses = normalized.losses;
-            losses.extend(emitted.losses);
-            let mode = if losses.is_empty() {
-                Mode::Exact
-            } else {
-                Mode::Widened
-            };
+    match super::emit_json_schema(schema, DIALECT) {
+        Ok((sent, losses)) => {
             let mut entry = Map::new();
             entry.insert("type".into(), Value::from("text"));
             entry.insert("mime_type".into(), Value::from(super::JSON_MIME));
-            entry.insert("schema".into(), emitted.schema);
-            Outcome {
-                mode,
-                wire: crate::dialect::object([("response_format", Value::Object(entry))]),
+            entry.insert("schema".into(), sent);
+            Outcome::native(
+                crate::dialect::object([("response_format", Value::Object(entry))]),
                 losses,
-            }
+            )
         }
-        Err(degrade) => prompt(degrade.0),
+        Err(why) => prompt(why),
     }
 }
 
-fn prompt(why: Loss) -> Outcome {
+fn prompt(why: Vec<Loss>) -> Outcome {
     Outcome {
         mode: Mode::Prompt,
         wire: Value::Object(Map::new()),
-        losses: vec![why],
+        losses: why,
     }
 }
 

@@ -8,10 +8,9 @@
 //! open objects say `additionalProperties: true`, and every node gets an explicit `type`
 //! because how the server reads a typeless node is undocumented.
 
-use super::{json_only, native};
+use super::{emit_json_schema, json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Support, ValueKinds};
-use crate::dialect::emit::{emit, Closure, JsonDialect, Types};
-use crate::dialect::normalize::{normalize, Rewrites};
+use crate::dialect::emit::{Closure, JsonDialect, Types};
 use crate::dialect::Outcome;
 use crate::ir::Schema;
 use crate::lower::{LowerOptions, Target};
@@ -73,20 +72,9 @@ const DIALECT: JsonDialect = JsonDialect {
 const FIELD: &str = "responseJsonSchema";
 
 pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    let normalized = normalize(
-        schema,
-        Rewrites {
-            flatten_all_of: true,
-            distribute_unions: false,
-        },
-    );
-    match emit(&normalized.schema, DIALECT) {
-        Ok(emitted) => {
-            let mut losses = normalized.losses;
-            losses.extend(emitted.losses);
-            native(FIELD, emitted.schema, losses)
-        }
-        Err(degrade) => json_only(degrade.0),
+    match emit_json_schema(schema, DIALECT) {
+        Ok((sent, losses)) => native(FIELD, sent, losses),
+        Err(why) => json_only(why),
     }
 }
 

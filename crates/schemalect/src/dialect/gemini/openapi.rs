@@ -160,15 +160,18 @@ pub(crate) fn lower(
         emitted: 0,
         unsafe_to_close: crate::dialect::declared::unsafe_to_close(&normalized.schema),
         hidden,
+        blocked: Vec::new(),
+        stopped: false,
     };
     let root = normalized.schema.root();
-    match l.node(root, 0) {
+    match l.child(root, 0) {
+        Ok(_) if !l.blocked.is_empty() => json_only(l.blocked),
         Ok(Out::Node(node)) => native(FIELD, Value::Object(node), l.losses),
-        Ok(Out::Nothing) => json_only(Loss::new(
+        Ok(Out::Nothing) => json_only(vec![Loss::new(
             &normalized.schema.node(root).pointer,
             "",
             "the schema admits no value; nothing native is sent",
-        )),
+        )]),
         Err(degrade) => json_only(degrade.0),
     }
 }
@@ -192,10 +195,15 @@ struct Lowerer<'s> {
     unsafe_to_close: Vec<bool>,
     /// Source pointers of open objects hidden behind references.
     hidden: &'s HashSet<Pointer>,
+    /// Nodes that cannot be sent, one blocker each: the walk goes on past them so that the
+    /// fallback names them all.
+    blocked: Vec<Loss>,
+    /// A limit of the whole lowering (depth, size) was hit: nothing more is walked.
+    stopped: bool,
 }
 
 fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
-    Degrade(Loss::new(&node.pointer, keyword, reason))
+    Degrade::from(Loss::new(&node.pointer, keyword, reason))
 }
 
 /// The proto's spelling of a JSON type (enum `Type` of GG1; upper case is the canonical
@@ -353,9 +361,27 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// A subschema's lowering. One that cannot be sent is recorded in `blocked` and stands as
+    /// `{}`, so the walk goes on and names every blocker; the result is never sent, since
+    /// `lower` falls back when anything is blocked. A limit of the whole lowering stops the walk.
+    fn child(&mut self, id: NodeId, depth: usize) -> Result<Out, Degrade> {
+        match self.node(id, depth) {
+            Err(d) if !self.stopped => {
+                for loss in d.0 {
+                    if !self.blocked.iter().any(|b| b.pointer == loss.pointer) {
+                        self.blocked.push(loss);
+                    }
+                }
+                Ok(Out::Node(Map::new()))
+            }
+            other => other,
+        }
+    }
+
     fn node(&mut self, id: NodeId, depth: usize) -> Result<Out, Degrade> {
         let node = self.schema.node(id);
         if depth > MAX_DEPTH {
+            self.stopped = true;
             return Err(degrade(node, "", "the schema nests too deeply to lower"));
         }
         if node.reference.is_some() {
@@ -367,6 +393,7 @@ impl Lowerer<'_> {
         }
         self.emitted += 1;
         if self.emitted > MAX_EMITTED_NODES {
+            self.stopped = true;
             return Err(degrade(
                 node,
                 "",
@@ -432,7 +459,7 @@ impl Lowerer<'_> {
                 nullable = true;
                 continue;
             }
-            if let Out::Node(b) = self.node(*id, depth + 1)? {
+            if let Out::Node(b) = self.child(*id, depth + 1)? {
                 branches.push(b);
             }
         }
@@ -669,7 +696,7 @@ impl Lowerer<'_> {
             if cap.is_some_and(|c| c <= i as u64) {
                 break;
             }
-            match self.node(*id, depth + 1)? {
+            match self.child(*id, depth + 1)? {
                 Out::Node(b) => {
                     positions.push(b);
                     sources += 1;
@@ -684,7 +711,7 @@ impl Lowerer<'_> {
         }
         if open_tail {
             match rules.items {
-                Some(tail) => match self.node(tail, depth + 1)? {
+                Some(tail) => match self.child(tail, depth + 1)? {
                     Out::Node(b) => {
                         positions.push(b);
                         sources += 1;
@@ -764,7 +791,7 @@ impl Lowerer<'_> {
         let mut properties = Map::with_capacity(rules.properties.len());
         let mut ordering = Vec::with_capacity(rules.properties.len());
         for (name, id) in rules.properties.iter() {
-            match self.node(id, depth + 1)? {
+            match self.child(id, depth + 1)? {
                 Out::Node(p) => {
                     properties.insert(name.to_owned(), Value::Object(p));
                     ordering.push(Value::from(name));

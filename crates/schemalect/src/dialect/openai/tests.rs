@@ -1,6 +1,6 @@
 use crate::dialect::capabilities;
 use crate::keywords::SUBSET;
-use crate::{LowerOptions, Lowering, Mode, Schema, Target};
+use crate::{LowerOptions, Lowering, Mode, Profile, Schema, Target};
 use pretty_assertions::assert_eq;
 use serde_json::{json, Map, Value};
 
@@ -545,4 +545,62 @@ fn every_subset_keyword_has_exactly_one_row() {
             "{target}"
         );
     }
+}
+
+#[test]
+fn a_fallback_names_every_blocker_once_per_node_with_the_properties_it_concerns() {
+    // Five nodes that strict mode cannot send: an open root with optional `b`, an open nested
+    // object, an array without `items`, a closed object with an optional property, and one
+    // more array deep inside an `anyOf` branch.
+    let l = lower(json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "string"},
+            "b": {"type": "integer"},
+            "open": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+            "list": {"type": "array"},
+            "closed": {
+                "type": "object",
+                "properties": {"p": {"type": "string"}, "q": {"type": "string"}},
+                "required": ["p"],
+                "additionalProperties": false
+            },
+            "either": {"anyOf": [{"type": "string"}, {"type": "array"}]}
+        },
+        "required": ["a", "open", "list", "closed", "either"]
+    }));
+    assert_eq!(l.mode(), Mode::Json);
+    let mut at: Vec<(&str, &str)> = l
+        .losses()
+        .iter()
+        .map(|x| (x.pointer.as_str(), &*x.keyword))
+        .collect();
+    at.sort_unstable();
+    assert_eq!(
+        at,
+        [
+            ("", "additionalProperties"),
+            ("/properties/closed", "required"),
+            ("/properties/either/anyOf/1", "items"),
+            ("/properties/list", "items"),
+            ("/properties/open", "additionalProperties"),
+        ]
+    );
+    let reason = |p: &str| {
+        l.losses()
+            .iter()
+            .find(|x| x.pointer.as_str() == p)
+            .map(|x| x.reason.to_string())
+            .unwrap_or_default()
+    };
+    assert!(reason("").contains("`b` is optional"), "{}", reason(""));
+    assert!(reason("/properties/closed").contains("`q` is optional"));
+    // The reshaping profile closes, requires and wraps: it reaches strict mode.
+    let hint = l.stronger_profile(&LowerOptions::default());
+    assert_eq!(hint, Some((Profile::Reshaping, Mode::Widened)));
+    // Already native, or already reshaping: no hint.
+    let native = lower(closed(json!({"a": {"type": "string"}})));
+    assert_eq!(native.stronger_profile(&LowerOptions::default()), None);
+    let reshaping = LowerOptions::default().with_profile(Profile::Reshaping);
+    assert_eq!(l.stronger_profile(&reshaping), None);
 }

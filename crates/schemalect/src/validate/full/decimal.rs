@@ -7,6 +7,7 @@
 //! `ma × 10^(ea − eb)` is divisible by `mb` (for `ea ≥ eb`), or `ma` by `mb × 10^(eb − ea)`;
 //! both are decided with modular arithmetic, without big integers.
 
+use crate::value::pow_mod;
 use serde_json::Number;
 
 /// `|n|` as `(mantissa, exponent)`, trailing zeros moved into the exponent. `None` when the
@@ -32,20 +33,6 @@ fn decimal(n: &Number) -> Option<(u64, i64)> {
     Some((all.parse::<u64>().ok()?, exp))
 }
 
-/// `10^e mod m` by squaring.
-fn pow10_mod(mut e: u64, m: u128) -> u128 {
-    let mut result = 1 % m;
-    let mut base = 10 % m;
-    while e > 0 {
-        if e & 1 == 1 {
-            result = result * base % m;
-        }
-        base = base * base % m;
-        e >>= 1;
-    }
-    result
-}
-
 /// True when `n` is an integer multiple of the positive `m`, exactly.
 pub(super) fn is_multiple(n: &Number, m: &Number) -> bool {
     let (Some((ma, ea)), Some((mb, eb))) = (decimal(n), decimal(m)) else {
@@ -64,7 +51,7 @@ pub(super) fn is_multiple(n: &Number, m: &Number) -> bool {
     let (ma, mb) = (u128::from(ma), u128::from(mb));
     if ea >= eb {
         let e = (ea - eb) as u64;
-        (ma % mb) * pow10_mod(e, mb) % mb == 0
+        (ma % mb) * pow_mod(10, e, mb) % mb == 0
     } else {
         let e = (eb - ea) as u32;
         match 10u128.checked_pow(e).and_then(|p| p.checked_mul(mb)) {

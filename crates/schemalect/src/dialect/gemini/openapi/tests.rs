@@ -195,7 +195,10 @@ fn open_branches_declaring_different_names_fall_back() {
         ]
     }));
     assert_eq!(l.mode(), Mode::Json, "{:?}", l.losses());
-    assert_eq!(lost(&l), ["additionalProperties"]);
+    // Both branches are open: each is named.
+    assert_eq!(lost(&l), ["additionalProperties", "additionalProperties"]);
+    let at: Vec<&str> = l.losses().iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(at, ["/anyOf/0", "/anyOf/1"]);
 }
 
 #[test]

@@ -1,0 +1,269 @@
+//! The keyword checks both walks share: `enum`/`const`, the string, number and array size
+//! keywords, `uniqueItems`, `required` and the property counts.
+//!
+//! One place, so the two walks cannot drift apart in what a keyword means or in how its error
+//! reads. Each check takes where its failures go as a [`Sink`]: the fast walk's sink is generic
+//! over its error list (a verdict-only walk compiles without the code that builds messages),
+//! the `full` walk's decides at run time. A check stops at its first failure when only the
+//! verdict is wanted, and returns whether the instance passed.
+
+use crate::ir::{literal_eq, ArrayRules, Node, NumberRules, StringRules};
+use crate::value::{all_unique, code_points, is_multiple_of, JsonType, TypeSet};
+use serde_json::{Map, Number, Value};
+use std::cmp::Ordering;
+
+/// Where a check's failures go.
+pub(super) trait Sink {
+    /// True when only the verdict is wanted: the check stops at its first failure.
+    fn verdict_only(&self) -> bool;
+
+    /// Records a failure of `keyword` (nothing when only the verdict is wanted).
+    fn fail(&mut self, keyword: &'static str, message: impl FnOnce() -> String);
+}
+
+/// Short for "the check fails; record why, and stop here when only a verdict is wanted".
+macro_rules! fail {
+    ($sink:expr, $valid:ident, $kw:expr, $($msg:tt)+) => {{
+        $valid = false;
+        if $sink.verdict_only() {
+            return false;
+        }
+        $sink.fail($kw, || format!($($msg)+));
+    }};
+}
+
+/// A short rendering of an instance value for messages: containers by their size, scalars cut
+/// at 60 characters.
+pub(super) fn preview(v: &Value) -> String {
+    let text = match v {
+        Value::Object(_) => return "an object".into(),
+        Value::Array(a) => return format!("an array of {} items", a.len()),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+/// The message of a failed `type`.
+pub(super) fn type_message(types: TypeSet, inst: &Value) -> String {
+    format!(
+        "expected {}, found {}",
+        types
+            .iter()
+            .map(JsonType::name)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        JsonType::of(inst).name()
+    )
+}
+
+/// `const` and `enum`.
+#[inline]
+pub(super) fn literals(node: &Node, inst: &Value, sink: &mut impl Sink) -> bool {
+    let mut valid = true;
+    if let Some(c) = &node.constant {
+        if !literal_eq(c, inst) {
+            fail!(
+                sink,
+                valid,
+                "const",
+                "expected the constant {}, found {}",
+                preview(c),
+                preview(inst)
+            );
+        }
+    }
+    if let Some(e) = &node.enumeration {
+        if !e.contains(inst) {
+            fail!(
+                sink,
+                valid,
+                "enum",
+                "{} is not one of the {} allowed values",
+                preview(inst),
+                e.values.len()
+            );
+        }
+    }
+    valid
+}
+
+/// `minLength`, `maxLength` and `pattern`.
+#[inline]
+pub(super) fn string(rules: &StringRules, s: &str, sink: &mut impl Sink) -> bool {
+    let mut valid = true;
+    // A code point takes one to four bytes: most strings are decided by their byte length.
+    let bytes = s.len() as u64;
+    let decided = rules.min_length.is_none_or(|m| bytes.div_ceil(4) >= m)
+        && rules.max_length.is_none_or(|m| bytes <= m);
+    if !decided {
+        let len = code_points(s) as u64;
+        if let Some(min) = rules.min_length.filter(|m| len < *m) {
+            fail!(
+                sink,
+                valid,
+                "minLength",
+                "is {len} characters long, shorter than {min}"
+            );
+        }
+        if let Some(max) = rules.max_length.filter(|m| len > *m) {
+            fail!(
+                sink,
+                valid,
+                "maxLength",
+                "is {len} characters long, longer than {max}"
+            );
+        }
+    }
+    if let Some(p) = &rules.pattern {
+        if !p.is_match(s) {
+            fail!(
+                sink,
+                valid,
+                "pattern",
+                "{} does not match the pattern {:?}",
+                preview(&Value::String(s.to_owned())),
+                p.as_str()
+            );
+        }
+    }
+    valid
+}
+
+/// The numeric bounds and an integer `multipleOf`.
+#[inline]
+pub(super) fn number(rules: &NumberRules, n: &Number, sink: &mut impl Sink) -> bool {
+    let mut valid = true;
+    for (bound, inside) in [
+        (&rules.lower, Ordering::Greater),
+        (&rules.upper, Ordering::Less),
+    ] {
+        let Some(b) = bound else {
+            continue;
+        };
+        // As `Bound::admits`, which decides the pairs `cmp_quick` leaves.
+        let admitted = match cmp_quick(n, &b.value) {
+            Some(Ordering::Equal) => !b.exclusive,
+            Some(o) => o == inside,
+            None => b.admits(n, inside),
+        };
+        if !admitted {
+            let lower = inside == Ordering::Greater;
+            let keyword = if lower {
+                b.lower_keyword()
+            } else {
+                b.upper_keyword()
+            };
+            let relation = match (lower, b.exclusive) {
+                (true, true) => "not greater than",
+                (true, false) => "less than",
+                (false, true) => "not less than",
+                (false, false) => "greater than",
+            };
+            fail!(sink, valid, keyword, "{n} is {relation} {}", b.value);
+        }
+    }
+    if let Some(m) = rules.multiple_of {
+        if !is_multiple_of(n, m) {
+            fail!(sink, valid, "multipleOf", "{n} is not a multiple of {m}");
+        }
+    }
+    valid
+}
+
+/// `minItems` and `maxItems`.
+#[inline]
+pub(super) fn array_size(rules: &ArrayRules, len: usize, sink: &mut impl Sink) -> bool {
+    let mut valid = true;
+    let len = len as u64;
+    if let Some(min) = rules.min_items.filter(|m| len < *m) {
+        fail!(sink, valid, "minItems", "has {len} items, fewer than {min}");
+    }
+    if let Some(max) = rules.max_items.filter(|m| len > *m) {
+        fail!(sink, valid, "maxItems", "has {len} items, more than {max}");
+    }
+    valid
+}
+
+/// `uniqueItems`.
+#[inline]
+pub(super) fn unique(rules: &ArrayRules, items: &[Value], sink: &mut impl Sink) -> bool {
+    let mut valid = true;
+    if rules.unique_items && !all_unique(items) {
+        fail!(sink, valid, "uniqueItems", "has duplicate items");
+    }
+    valid
+}
+
+/// `required`: each name in `names` must be a member.
+#[inline]
+pub(super) fn required<'n>(
+    names: impl IntoIterator<Item = &'n Box<str>>,
+    map: &Map<String, Value>,
+    sink: &mut impl Sink,
+) -> bool {
+    let mut valid = true;
+    for name in names {
+        if !map.contains_key(&**name) {
+            fail!(
+                sink,
+                valid,
+                "required",
+                "the required property `{name}` is missing"
+            );
+        }
+    }
+    valid
+}
+
+/// `minProperties` and `maxProperties`.
+pub(super) fn property_count(
+    min: Option<u64>,
+    max: Option<u64>,
+    count: usize,
+    sink: &mut impl Sink,
+) -> bool {
+    let mut valid = true;
+    let count = count as u64;
+    if let Some(min) = min.filter(|m| count < *m) {
+        fail!(
+            sink,
+            valid,
+            "minProperties",
+            "has {count} properties, fewer than {min}"
+        );
+    }
+    if let Some(max) = max.filter(|m| count > *m) {
+        fail!(
+            sink,
+            valid,
+            "maxProperties",
+            "has {count} properties, more than {max}"
+        );
+    }
+    valid
+}
+
+/// How two numbers compare, for the common pairs that need no exact 128-bit comparison: two
+/// integers, two floats, or a float and an integer that a float holds exactly. `None` for the
+/// others.
+pub(super) fn cmp_quick(a: &Number, b: &Number) -> Option<Ordering> {
+    /// Integers up to 2^53 in magnitude convert to a float exactly.
+    const EXACT: i64 = 1 << 53;
+    if a.is_f64() || b.is_f64() {
+        let float = |n: &Number| match n.is_f64() {
+            true => n.as_f64(),
+            false => n
+                .as_i64()
+                .filter(|i| (-EXACT..=EXACT).contains(i))
+                .map(|i| i as f64),
+        };
+        float(a)?.partial_cmp(&float(b)?)
+    } else {
+        Some(a.as_i64()?.cmp(&b.as_i64()?))
+    }
+}
