@@ -8,14 +8,16 @@
 //! name above many nodes is stored once (docs/security.md, finding 6). The text is built only
 //! when asked ([`Pointer::as_str`] caches it; [`fmt::Display`], [`Pointer::write_to`] and the
 //! comparisons stream it without building it). Each segment also keeps the hash of the whole
-//! pointer, computed once from its parent's and its own token, so hashing a pointer (the
-//! parsers' and lowerings' tables key on pointers) costs nothing however long its names are:
-//! hashing the tokens each time made one 1 MiB name above 2,000 nodes cost gigabytes of
-//! hashing (docs/security.md, finding 6).
+//! pointer, computed once from its parent's and its own token when the pointer is first
+//! hashed, so hashing a pointer (the parsers' and lowerings' tables key on pointers) costs
+//! nothing the second time however long its names are: hashing the tokens each time made one
+//! 1 MiB name above 2,000 nodes cost gigabytes of hashing (docs/security.md, finding 6).
+//! Pointers that are never hashed (error and loss locations) never pay for it.
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher, RandomState};
+use std::sync::atomic::{AtomicU64, Ordering as Atomic};
 use std::sync::{Arc, OnceLock};
 
 /// A JSON Pointer such as `/properties/a~1b/items`. The empty pointer is the document root.
@@ -35,9 +37,9 @@ struct Segment {
     token: Box<str>,
     /// Segments from the root to this one, this one included.
     depth: usize,
-    /// The hash of the token sequence from the root to this one: equal pointers have equal
-    /// hashes (the chain is hashed with one key per process).
-    hash: u64,
+    /// The hash of the token sequence from the root to this one, 0 until first asked: equal
+    /// pointers have equal hashes (the chain is hashed with one key per process).
+    hash: AtomicU64,
     /// The escaped text of the whole pointer, once someone asked for it as a `&str`.
     text: OnceLock<Box<str>>,
 }
@@ -67,19 +69,44 @@ impl Pointer {
 
     fn push(&self, token: Box<str>) -> Self {
         let depth = self.0.as_ref().map_or(0, |s| s.depth) + 1;
-        let hash = chain_hasher().hash_one((self.chain_hash(), &*token));
         Pointer(Some(Arc::new(Segment {
             parent: self.0.clone(),
             token,
             depth,
-            hash,
+            hash: AtomicU64::new(0),
             text: OnceLock::new(),
         })))
     }
 
-    /// The hash of the whole token sequence (0 for the root).
+    /// The hash of the whole token sequence (0 for the root), computed on the way down from
+    /// the nearest segment that has it, and kept. Iterative: a pointer can be as deep as an
+    /// answer nests.
     fn chain_hash(&self) -> u64 {
-        self.0.as_ref().map_or(0, |s| s.hash)
+        let Some(leaf) = self.0.as_deref() else {
+            return 0;
+        };
+        let known = leaf.hash.load(Atomic::Relaxed);
+        if known != 0 {
+            return known;
+        }
+        let mut missing = Vec::new();
+        let mut base = 0;
+        let mut at = Some(leaf);
+        while let Some(seg) = at {
+            let h = seg.hash.load(Atomic::Relaxed);
+            if h != 0 {
+                base = h;
+                break;
+            }
+            missing.push(seg);
+            at = seg.parent.as_deref();
+        }
+        for seg in missing.into_iter().rev() {
+            // 0 means "not computed yet".
+            base = chain_hasher().hash_one((base, &*seg.token)).max(1);
+            seg.hash.store(base, Atomic::Relaxed);
+        }
+        base
     }
 
     /// This pointer extended by one reference token (given unescaped; escaped per RFC 6901 in
@@ -239,7 +266,9 @@ impl PartialEq for Pointer {
                     if std::ptr::eq(x, y) {
                         return true;
                     }
-                    if x.hash != y.hash || x.depth != y.depth || x.token != y.token {
+                    let (hx, hy) = (x.hash.load(Atomic::Relaxed), y.hash.load(Atomic::Relaxed));
+                    let differ = hx != 0 && hy != 0 && hx != hy;
+                    if differ || x.depth != y.depth || x.token != y.token {
                         return false;
                     }
                     a = x.parent.as_deref();
