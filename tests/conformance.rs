@@ -6,15 +6,19 @@
 //! - JSONSchemaBench: for every in-subset schema our verdict on each instance must equal its
 //!   `valid` label, unless listed in `tests/expectations/jsonschemabench.json` with a reason
 //!   (labels came from each schema's own draft).
+//! - The `full` subset: the official suite per draft (drafts 4, 6, 7, 2019-09, 2020-12; the
+//!   required tests always, `optional/` with `SCHEMALECT_FULL_SUITE=1`) with the suite's
+//!   `remotes/` as provided documents, and JSONSchemaBench; every group's schema must parse.
+//!   Expected failures: `tests/expectations/*-full*.json`.
 //!
 //! A listed deviation that no longer happens fails the test too, so the lists stay true.
-//! Both suites skip with a notice when `../shared/corpus` is absent.
+//! The suites skip with a notice when `../shared/corpus` is absent.
 
 use schemalect::{ParseOptions, Schema, Subset};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `(file, group, test)` → reason.
 type Expected = BTreeMap<(String, usize, usize), String>;
@@ -47,16 +51,26 @@ struct Tally {
     seen: Vec<(String, usize, usize)>,
 }
 
-fn run(files: &[std::path::PathBuf], expected: &Expected, label: &str) -> Tally {
+/// Suite files with the names their expectations use (the path below the suite's folder).
+type Files = Vec<(String, PathBuf)>;
+
+impl Tally {
+    /// Adds the counts of another run of the same suite.
+    fn absorb(&mut self, other: Tally) {
+        self.groups_in += other.groups_in;
+        self.groups_out += other.groups_out;
+        self.passed += other.passed;
+        self.deviations += other.deviations;
+        self.failures.extend(other.failures);
+        self.seen.extend(other.seen);
+    }
+}
+
+fn run(files: &Files, expected: &Expected, label: &str) -> Tally {
     run_with(files, expected, label, &ParseOptions::default())
 }
 
-fn run_with(
-    files: &[std::path::PathBuf],
-    expected: &Expected,
-    label: &str,
-    options: &ParseOptions,
-) -> Tally {
+fn run_with(files: &Files, expected: &Expected, label: &str, options: &ParseOptions) -> Tally {
     let mut t = Tally {
         groups_in: 0,
         groups_out: 0,
@@ -65,12 +79,8 @@ fn run_with(
         failures: Vec::new(),
         seen: Vec::new(),
     };
-    for path in files {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_owned();
+    for (name, path) in files {
+        let name = name.clone();
         let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let groups = match doc {
@@ -142,11 +152,21 @@ fn is_bench(path: &Path) -> bool {
         .any(|c| c.as_os_str() == "jsonschemabench")
 }
 
-fn json_files(dir: &Path) -> Vec<std::path::PathBuf> {
+/// The `*.json` files directly in `dir`, named by their file name.
+fn json_files(dir: &Path) -> Files {
+    json_files_as(dir, "")
+}
+
+/// The `*.json` files directly in `dir`, named `prefix` + their file name.
+fn json_files_as(dir: &Path, prefix: &str) -> Files {
     let mut files: Vec<_> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            (format!("{prefix}{name}"), p.clone())
+        })
         .collect();
     files.sort();
     files
@@ -270,13 +290,26 @@ fn suite_remotes(options: ParseOptions, dir: &Path) -> ParseOptions {
         .fold(options, |o, (uri, v)| o.with_resource(uri, v))
 }
 
-/// The `full` subset on one draft's folder of the official suite (required tests): every
-/// group's schema must parse, and every test pass, but the listed exceptions.
-fn official_suite_full(draft: schemalect::Draft) {
-    // The `full` subset is new: its expected-failure lists are being established, so the
-    // sweep runs on request (`SCHEMALECT_FULL_SUITE=1`) until they are.
-    if std::env::var_os("SCHEMALECT_FULL_SUITE").is_none() {
-        println!("official suite (full): skipped; set SCHEMALECT_FULL_SUITE=1 to run it");
+/// Which tests of a draft's folder of the official suite.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The files directly in the folder: the specification's requirements.
+    Required,
+    /// `optional/` (big numbers, regex dialect, cross-draft references, ...) and
+    /// `optional/format/`, the latter with `format` asserted.
+    Optional,
+}
+
+/// The `full` subset on one draft's folder of the official suite: every group's schema must
+/// parse and every test pass, but the exceptions listed with their reasons in
+/// `tests/expectations/official-suite-full-<draft>[-optional].json`. A listed exception that
+/// passes fails the test as well, so the lists stay true.
+///
+/// The required tests of all five drafts take a few seconds, so they always run; the optional
+/// folders run on request (`SCHEMALECT_FULL_SUITE=1`).
+fn official_suite_full(draft: schemalect::Draft, part: Part) {
+    if part == Part::Optional && std::env::var_os("SCHEMALECT_FULL_SUITE").is_none() {
+        println!("official suite (full, optional): skipped; set SCHEMALECT_FULL_SUITE=1 to run it");
         return;
     }
     let Some(corpus) = support::shared_corpus() else {
@@ -284,68 +317,124 @@ fn official_suite_full(draft: schemalect::Draft) {
     };
     let suite = corpus.join("json-schema-test-suite");
     let dir = suite.join("tests").join(draft.name());
-    let expected = expectations(&format!("official-suite-full-{}.json", draft.name()));
+    let (list, label) = match part {
+        Part::Required => (
+            format!("official-suite-full-{}.json", draft.name()),
+            format!("official suite (full, {})", draft.name()),
+        ),
+        Part::Optional => (
+            format!("official-suite-full-{}-optional.json", draft.name()),
+            format!("official suite (full, {}, optional)", draft.name()),
+        ),
+    };
+    let expected = expectations(&list);
     let options = suite_remotes(
         ParseOptions::default()
             .with_subset(Subset::Full)
             .with_default_draft(draft),
         &suite.join("remotes"),
     );
-    let label = format!("official suite (full, {})", draft.name());
-    let files = json_files(&dir);
-    let t = run_with(&files, &expected, &label, &options);
+    let t = match part {
+        Part::Required => run_with(&json_files(&dir), &expected, &label, &options),
+        Part::Optional => {
+            let optional = dir.join("optional");
+            let mut t = run_with(
+                &json_files_as(&optional, "optional/"),
+                &expected,
+                &label,
+                &options,
+            );
+            let formats = run_with(
+                &json_files_as(&optional.join("format"), "optional/format/"),
+                &expected,
+                &label,
+                &options.clone().with_assert_format(true),
+            );
+            t.absorb(formats);
+            t
+        }
+    };
     let total = t.passed + t.deviations + t.failures.len();
     println!(
-        "{label}: {:.2}% of the tests of in-subset groups pass ({} of {total}); {} groups refused",
-        100.0 * t.passed as f64 / total.max(1) as f64,
+        "{label}: {} of {total} tests pass ({:.2}%); {} groups refused",
         t.passed,
+        100.0 * t.passed as f64 / total.max(1) as f64,
         t.groups_out
     );
     check(&t, &expected, &label);
-    // Groups whose schema is refused are listed too (as test 0 with the reason), so a refusal
-    // is never silent.
-    assert!(total > 0);
+    assert!(total > 0, "{label}: no tests found");
 }
 
 #[test]
 fn official_suite_full_draft4() {
-    official_suite_full(schemalect::Draft::Draft4);
+    official_suite_full(schemalect::Draft::Draft4, Part::Required);
 }
 
 #[test]
 fn official_suite_full_draft6() {
-    official_suite_full(schemalect::Draft::Draft6);
+    official_suite_full(schemalect::Draft::Draft6, Part::Required);
 }
 
 #[test]
 fn official_suite_full_draft7() {
-    official_suite_full(schemalect::Draft::Draft7);
+    official_suite_full(schemalect::Draft::Draft7, Part::Required);
 }
 
 #[test]
 fn official_suite_full_draft2019_09() {
-    official_suite_full(schemalect::Draft::Draft2019_09);
+    official_suite_full(schemalect::Draft::Draft2019_09, Part::Required);
 }
 
 #[test]
 fn official_suite_full_draft2020_12() {
-    official_suite_full(schemalect::Draft::Draft2020_12);
+    official_suite_full(schemalect::Draft::Draft2020_12, Part::Required);
 }
 
 #[test]
+fn official_suite_full_draft4_optional() {
+    official_suite_full(schemalect::Draft::Draft4, Part::Optional);
+}
+
+#[test]
+fn official_suite_full_draft6_optional() {
+    official_suite_full(schemalect::Draft::Draft6, Part::Optional);
+}
+
+#[test]
+fn official_suite_full_draft7_optional() {
+    official_suite_full(schemalect::Draft::Draft7, Part::Optional);
+}
+
+#[test]
+fn official_suite_full_draft2019_09_optional() {
+    official_suite_full(schemalect::Draft::Draft2019_09, Part::Optional);
+}
+
+#[test]
+fn official_suite_full_draft2020_12_optional() {
+    official_suite_full(schemalect::Draft::Draft2020_12, Part::Optional);
+}
+
+/// JSONSchemaBench in the `full` subset, with `format` asserted: the labels assert it (their
+/// generator's own errors name the formats), so asserting it here checks our format checkers
+/// against an independent validator too. The default, `format` as an annotation, differs from
+/// this only in the formats. A few seconds: it always runs.
+#[test]
 fn jsonschemabench_labels_full_subset() {
-    if std::env::var_os("SCHEMALECT_FULL_SUITE").is_none() {
-        println!("jsonschemabench (full): skipped; set SCHEMALECT_FULL_SUITE=1 to run it");
-        return;
-    }
     let Some(corpus) = support::shared_corpus() else {
         return;
     };
     let expected = expectations("jsonschemabench-full.json");
-    let options = ParseOptions::default().with_subset(Subset::Full);
+    let options = ParseOptions::default()
+        .with_subset(Subset::Full)
+        .with_assert_format(true);
     let files = json_files(&corpus.join("jsonschemabench"));
     let t = run_with(&files, &expected, "jsonschemabench (full)", &options);
     let share = t.groups_in as f64 / (t.groups_in + t.groups_out) as f64;
     println!("full subset: {:.1}% of the corpus in subset", share * 100.0);
     check(&t, &expected, "jsonschemabench (full)");
+    assert!(
+        t.groups_in > 7_500,
+        "the full subset must accept nearly every schema of the corpus"
+    );
 }

@@ -102,7 +102,8 @@ fn engines_over_the_shared_corpus() {
             };
             let tally = llg.entry(target).or_default();
             tally.0 += 1;
-            let engine = match engines::Engine::compile(native) {
+            let compiled = engines::compiled(native);
+            let engine = match compiled.as_ref() {
                 Ok(e) => e,
                 Err(e) => {
                     tally.1 += 1;
@@ -120,7 +121,7 @@ fn engines_over_the_shared_corpus() {
                     continue;
                 }
                 tally.2 += 1;
-                if let Err(err) = engine.accepts(&engine.text(&e)) {
+                if let Err(err) = engine.writes(&e) {
                     tally.3 += 1;
                     if llg_examples.len() < 10 {
                         llg_examples.push(format!("{} [{target}]: {err}", path.display()));
@@ -144,6 +145,144 @@ fn engines_over_the_shared_corpus() {
             "llguidance {t}: {n} native wires, {bad} do not compile, {inst} valid instances, {rej} rejected"
         );
     }
+    for e in &llg_examples {
+        println!("  {e}");
+    }
+}
+
+/// The same counts over the output of `schemalect suite --format json` (one JSON line per
+/// schema, its wires per target), behind `SCHEMALECT_ENGINE_SUITE=FILE`: so that the wires of
+/// any build of the command-line tool, an older one included, are judged by today's checks.
+/// The valid instances are the tests the report marks valid (`actual: true`) that lie in the
+/// declared fragment, read from the files the report names; with the conservative profile
+/// (the default) they are what the provider is asked for.
+///
+/// Run: `schemalect suite ../shared/corpus/jsonschemabench --format json > suite.jsonl`, then
+/// `SCHEMALECT_ENGINE_SUITE=suite.jsonl cargo test --test engines -- --nocapture`.
+#[test]
+fn engines_over_a_suite_report() {
+    let Some(report) = std::env::var_os("SCHEMALECT_ENGINE_SUITE") else {
+        println!("set SCHEMALECT_ENGINE_SUITE=FILE to judge the wires of a `suite` report");
+        return;
+    };
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|e| panic!("{report:?}: {e}"));
+    let (mut lines, mut in_subset, mut ollama_native, mut ollama_bad) = (0usize, 0, 0, 0);
+    let mut slowest_gbnf = (std::time::Duration::ZERO, String::new());
+    let mut slowest_llg = (std::time::Duration::ZERO, String::new());
+    let mut examples: Vec<String> = Vec::new();
+    // target -> (native wires, refused, instances, rejected)
+    let mut llg: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
+    let mut llg_examples: Vec<String> = Vec::new();
+    let mut docs: BTreeMap<String, Value> = BTreeMap::new();
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        lines += 1;
+        let Ok(entry) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if entry["in_subset"] != Value::Bool(true) {
+            continue;
+        }
+        in_subset += 1;
+        let file = entry["file"].as_str().unwrap_or_default().to_owned();
+        let doc = docs
+            .entry(file.clone())
+            .or_insert_with(|| {
+                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                serde_json::from_str(&text).unwrap_or(Value::Null)
+            })
+            .clone();
+        let group = match &doc {
+            Value::Array(groups) => entry["group"]
+                .as_u64()
+                .and_then(|g| groups.get(g as usize))
+                .cloned()
+                .unwrap_or(Value::Null),
+            other => other.clone(),
+        };
+        let s = &group["schema"];
+        let tests = group["tests"].as_array().cloned().unwrap_or_default();
+        let valid: Vec<Value> = entry["tests"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| t["actual"] == Value::Bool(true))
+            .filter_map(|t| tests.get(t["index"].as_u64()? as usize))
+            .map(|t| t["data"].clone())
+            .filter(|x| support::declared::declared(s, x))
+            .collect();
+        for t in entry["targets"].as_array().into_iter().flatten() {
+            let name = t["target"].as_str().unwrap_or_default();
+            let Some(target) = Target::from_name(name) else {
+                continue;
+            };
+            let wire = &t["wire"];
+            if target == Target::Ollama {
+                if let Some(f @ Value::Object(_)) = wire.get("format") {
+                    ollama_native += 1;
+                    let started = std::time::Instant::now();
+                    let p = gbnf::problems(f);
+                    let took = started.elapsed();
+                    if took > slowest_gbnf.0 {
+                        slowest_gbnf = (took, file.clone());
+                    }
+                    if !p.is_empty() {
+                        ollama_bad += 1;
+                        if examples.len() < 10 {
+                            examples.push(format!("{file}: {}", p.join("; ")));
+                        }
+                    }
+                }
+            }
+            let Some(native) = engines::native_schema(target, wire) else {
+                continue;
+            };
+            let tally = llg.entry(name.to_owned()).or_default();
+            tally.0 += 1;
+            let started = std::time::Instant::now();
+            let compiled = engines::compiled(native);
+            let note = |what: String, examples: &mut Vec<String>| {
+                if examples.len() < 10 {
+                    examples.push(format!("{file} [{name}]: {what}"));
+                }
+            };
+            match compiled.as_ref() {
+                Err(e) => {
+                    tally.1 += 1;
+                    note(e.clone(), &mut llg_examples);
+                }
+                Ok(engine) => {
+                    for x in &valid {
+                        tally.2 += 1;
+                        if let Err(e) = engine.writes(x) {
+                            tally.3 += 1;
+                            note(e, &mut llg_examples);
+                        }
+                    }
+                }
+            }
+            let took = started.elapsed();
+            if target == Target::Ollama && took > slowest_llg.0 {
+                slowest_llg = (took, file.clone());
+            }
+        }
+    }
+    println!("suite report: {lines} lines, {in_subset} in the subset");
+    println!(
+        "ollama: {ollama_native} native formats, {ollama_bad} failing the llama.cpp GBNF check; slowest check {:?} ({})",
+        slowest_gbnf.0, slowest_gbnf.1
+    );
+    for e in &examples {
+        println!("  {e}");
+    }
+    for (t, (n, bad, inst, rej)) in &llg {
+        println!(
+            "llguidance {t}: {n} native wires, {bad} refused, {inst} valid instances, {rej} rejected"
+        );
+    }
+    println!(
+        "slowest llguidance judgement of an Ollama wire (compile and every instance): {:?} ({})",
+        slowest_llg.0, slowest_llg.1
+    );
     for e in &llg_examples {
         println!("  {e}");
     }

@@ -691,8 +691,8 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
             let mut with_pattern = probe(k);
             with_pattern["pattern"] = json!("^[a-z]+$");
             let p = lower_probe(target, k, with_pattern)?;
-            if p.node.get(k).is_none() || !p.loss_names(k) {
-                return Err(p.fail("beside a pattern the length must be sent with a loss"));
+            if p.node.get(k).is_some() || !p.loss_names(k) {
+                return Err(p.fail("beside a pattern the length must be left out with a loss"));
             }
             Ok(())
         }

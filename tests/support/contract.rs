@@ -11,9 +11,8 @@
 //!   `x` exactly, from the value and from its text; with `null_means_absent` (an explicit
 //!   `null` on an optional nullable property is sent as absence is), `x` without some of its
 //!   `null` members, and exactly `x` when `x` has no `null` member at all;
-//! - a real engine agrees (with `SCHEMALECT_ENGINES=1`; the golden test always checks it): the
-//!   native schema compiles in llguidance and its matcher accepts every `encode(x)`
-//!   ([`crate::engines`] module); and, always, an Ollama wire passes the check of
+//! - a real engine agrees: the native schema compiles in llguidance and its matcher can write
+//!   every `encode(x)` ([`crate::engines`] module); and an Ollama wire passes the check of
 //!   llama.cpp's converter and GBNF parser ([`crate::gbnf`]);
 //! - for values the source rejects (in the declared fragment): `accept` refuses them, and an
 //!   `Exact` lowering's `T(wire)` rejects them too.
@@ -304,10 +303,8 @@ pub fn check_lowering_with(
         checked.values += 1;
         encoded.push(e);
     }
-    if engines::enabled() {
-        if let Err(e) = engines::judge(target, wire, &encoded) {
-            return fail(&e, None, None);
-        }
+    if let Err(e) = engines::judge(source, target, wire, &encoded) {
+        return fail(&e, None, None);
     }
     for y in invalid {
         if lowering.accept(y).is_ok() && !lowering.is_reshaped() {

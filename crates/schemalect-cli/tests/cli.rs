@@ -157,7 +157,22 @@ fn lint_json_lines_follow_the_contract() {
     let lines = r.lines();
     assert_eq!(lines.len(), 5);
     for l in &lines {
-        assert_eq!(keys(l), ["file", "group", "in_subset", "errors", "targets"]);
+        assert_eq!(
+            keys(l),
+            [
+                "file",
+                "group",
+                "in_subset",
+                "errors",
+                "warnings",
+                "targets"
+            ]
+        );
+        assert_eq!(
+            l["warnings"],
+            json!([]),
+            "no warnings outside the full subset"
+        );
     }
     assert_eq!(lines[0]["file"], INVOICE);
     assert_eq!(lines[0]["group"], 0);
@@ -199,6 +214,177 @@ fn lint_json_lines_follow_the_contract() {
             (&json!(2), &json!(true))
         ]
     );
+}
+
+/// A `full` subset schema with three unknown keywords (two near misses) and a vendor key.
+const UNKNOWN_KEYWORDS: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "readonly": true, "decription": "x"},
+    "age": {"type": "integer", "javaType": "int", "x-vendor": 1}
+  }
+}
+"#;
+
+/// The unknown keywords as `(pointer, keyword, did-you-mean, line, column)`.
+const UNKNOWN_FOUND: [(&str, &str, Option<&str>, u64, u64); 3] = [
+    ("/properties/name", "readonly", Some("readOnly"), 5, 32),
+    ("/properties/name", "decription", Some("description"), 5, 50),
+    ("/properties/age", "javaType", None, 6, 32),
+];
+
+/// `lint --subset full --target openai --format FORMAT` (and `--deny-unknown`) on the
+/// [`UNKNOWN_KEYWORDS`] schema, written to a folder of its own per test (tests run at once).
+fn lint_unknown(test: &str, deny: bool, format: &str) -> (String, Run) {
+    let path = tmp(test).join("schema.json");
+    std::fs::write(&path, UNKNOWN_KEYWORDS).expect("write the schema");
+    let file = path.to_str().expect("a UTF-8 path").to_owned();
+    let mut args = vec![
+        "lint",
+        "--no-config",
+        "--subset",
+        "full",
+        "--target",
+        "openai",
+    ];
+    if deny {
+        args.push("--deny-unknown");
+    }
+    args.extend(["--format", format, &file]);
+    let r = run(&args);
+    (file, r)
+}
+
+#[test]
+fn lint_full_subset_warns_of_unknown_keywords_in_text() {
+    let (file, r) = lint_unknown("unknown-keywords-text", false, "text");
+    assert_eq!(r.code, 0, "warnings do not fail the run: {}", r.stdout);
+    assert!(
+        r.stdout
+            .starts_with(&format!("{file}  in subset (3 warnings)\n")),
+        "{}",
+        r.stdout
+    );
+    for (pointer, keyword, meant, line, column) in UNKNOWN_FOUND {
+        let mut expected = format!(
+            "  {line}:{column}  {pointer}: `{keyword}` — warning: unknown keyword, kept as an annotation (it asserts nothing)"
+        );
+        if let Some(m) = meant {
+            expected.push_str(&format!("; did you mean `{m}`?"));
+        }
+        assert!(
+            r.stdout.lines().any(|l| l == expected),
+            "missing {expected:?} in\n{}",
+            r.stdout
+        );
+    }
+    assert!(
+        !r.stdout.contains("x-vendor"),
+        "vendor keys are not reported"
+    );
+    assert!(r
+        .stdout
+        .contains("; 3 warnings (unknown keywords, kept as annotations)\n"));
+    // `--deny-unknown`: the same three, as errors that fail the run.
+    let (file, r) = lint_unknown("unknown-keywords-text-deny", true, "text");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r
+        .stdout
+        .starts_with(&format!("{file}  out of subset (3 violations)\n")));
+    assert!(r.stdout.contains(
+        "  5:32  /properties/name: `readonly` — unknown keyword, kept as an annotation (it asserts nothing); did you mean `readOnly`?\n"
+    ));
+    assert!(!r.stdout.contains("warning:"));
+}
+
+#[test]
+fn lint_full_subset_warns_of_unknown_keywords_in_json() {
+    let (_, r) = lint_unknown("unknown-keywords-json", false, "json");
+    assert_eq!(r.code, 0);
+    let line = &r.lines()[0];
+    assert_eq!(line["in_subset"], true);
+    assert_eq!(line["errors"], json!([]));
+    let expected: Vec<Value> = UNKNOWN_FOUND
+        .iter()
+        .map(|(pointer, keyword, meant, line, column)| {
+            let mut reason =
+                "unknown keyword, kept as an annotation (it asserts nothing)".to_owned();
+            if let Some(m) = meant {
+                reason.push_str(&format!("; did you mean `{m}`?"));
+            }
+            json!({"pointer": pointer, "keyword": keyword, "reason": reason,
+                   "line": line, "column": column})
+        })
+        .collect();
+    assert_eq!(line["warnings"], Value::Array(expected.clone()));
+    let (_, r) = lint_unknown("unknown-keywords-json-deny", true, "json");
+    assert_eq!(r.code, 1);
+    let line = &r.lines()[0];
+    assert_eq!(line["in_subset"], false);
+    assert_eq!(line["warnings"], json!([]));
+    assert_eq!(line["errors"], Value::Array(expected));
+}
+
+#[test]
+fn lint_full_subset_warns_of_unknown_keywords_in_sarif() {
+    // One file for both runs (fingerprints include its URI); the runs are sequential.
+    let sarif = |deny: bool| {
+        let (_, r) = lint_unknown("unknown-keywords-sarif", deny, "sarif");
+        assert_eq!(r.code, i32::from(deny), "{}", r.stderr);
+        let doc: Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+        check_sarif_shape(&doc);
+        doc
+    };
+    for (deny, level) in [(false, "warning"), (true, "error")] {
+        let doc = sarif(deny);
+        let run = &doc["runs"][0];
+        let rule = run["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == "full/unknown-keyword")
+            .expect("the unknown-keyword rule");
+        assert_eq!(rule["defaultConfiguration"]["level"], "warning");
+        let found: Vec<(&str, &str, u64, u64)> = run["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["ruleId"] == "full/unknown-keyword")
+            .map(|x| {
+                let region = &x["locations"][0]["physicalLocation"]["region"];
+                (
+                    x["level"].as_str().unwrap(),
+                    x["message"]["text"].as_str().unwrap(),
+                    region["startLine"].as_u64().unwrap(),
+                    region["startColumn"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(found.len(), 3, "one result per keyword: {found:?}");
+        for ((lvl, message, line, column), (pointer, keyword, meant, l, c)) in
+            found.iter().zip(UNKNOWN_FOUND)
+        {
+            assert_eq!((*lvl, *line, *column), (level, l, c));
+            assert!(message.starts_with(&format!("`{keyword}` at {pointer}: unknown keyword")));
+            assert_eq!(
+                message.ends_with(&format!("did you mean `{}`?", meant.unwrap_or("-"))),
+                meant.is_some(),
+                "{message}"
+            );
+        }
+    }
+    // The same fingerprints as a warning and as an error, so a baseline survives the switch.
+    let prints = |doc: &Value| -> Vec<Value> {
+        doc["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["ruleId"] == "full/unknown-keyword")
+            .map(|x| x["partialFingerprints"].clone())
+            .collect()
+    };
+    assert_eq!(prints(&sarif(false)), prints(&sarif(true)));
 }
 
 #[test]

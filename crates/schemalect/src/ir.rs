@@ -913,6 +913,8 @@ pub(crate) struct Resource {
     pub(crate) dynamic_anchors: Vec<(Box<str>, NodeId)>,
     /// The resource root, when it says `$recursiveAnchor: true`.
     pub(crate) recursive_anchor: Option<NodeId>,
+    /// The draft the resource is read as.
+    pub(crate) draft: Draft,
 }
 
 /// What a `full` subset schema has beside its arena.

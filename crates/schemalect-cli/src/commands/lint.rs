@@ -13,7 +13,7 @@ use crate::progress::Console;
 use crate::report::json::{self, LintLine, LintTarget};
 use crate::report::text::{self, count, Summary};
 use crate::report::{gitlab, label, sarif, Out};
-use schemalect::Mode;
+use schemalect::{Mode, ViolationKind};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -293,6 +293,7 @@ impl Job {
                         group: g.index,
                         in_subset: a.parsed.is_ok(),
                         errors: json::violations(&a.parsed, &locator, g.place),
+                        warnings: json::warnings(&a.parsed, &locator, g.place),
                         targets: a
                             .lowerings
                             .iter()
@@ -305,8 +306,14 @@ impl Job {
                     },
                 ),
                 LintFormat::Text => match &a.parsed {
-                    Ok(_) => {
-                        let _ = writeln!(text, "{}  in subset", label(&file, g));
+                    Ok(s) => {
+                        let w = s.warnings();
+                        let note = match w.len() {
+                            0 => String::new(),
+                            n => format!(" ({})", count(n, "warning", "warnings")),
+                        };
+                        let _ = writeln!(text, "{}  in subset{note}", label(&file, g));
+                        text::warnings(&mut text, &locator, g.place, w);
                         let width = text::target_width(&self.settings.targets);
                         for (i, (l, d)) in a.lowerings.iter().zip(&denied).enumerate() {
                             let hint = a.hints.get(i).copied().flatten();
@@ -354,15 +361,28 @@ impl Job {
             message: String::new(),
             uri: uri.to_owned(),
         };
+        // An unknown keyword of the `full` subset is a finding of its own, at the keyword's
+        // pointer: two misspellings in one node are two results, and its fingerprint is the
+        // same as a warning and as an error (`--deny-unknown`).
+        let violation = |v: &schemalect::Violation, level: Level| {
+            let p = v.pointer.as_str();
+            let mut f = base(sarif::violation_rule(v), level, p, &v.keyword);
+            if matches!(v.kind, ViolationKind::UnknownKeyword { .. }) {
+                f.pointer = document_pointer(&prefix, &v.pointer.join(&v.keyword).into_string());
+            }
+            f
+        };
         let mut ff = FileFindings::default();
-        if let Err(e) = &a.parsed {
-            for v in &e.violations {
-                let p = v.pointer.as_str();
-                ff.push(
-                    base(sarif::violation_rule(v), Level::Error, p, &v.keyword),
-                    None,
-                    v.to_string(),
-                );
+        match &a.parsed {
+            Err(e) => {
+                for v in &e.violations {
+                    ff.push(violation(v, Level::Error), None, v.to_string());
+                }
+            }
+            Ok(s) => {
+                for v in s.warnings() {
+                    ff.push(violation(v, Level::Warning), None, v.to_string());
+                }
             }
         }
         for (l, d) in a.lowerings.iter().zip(denied) {

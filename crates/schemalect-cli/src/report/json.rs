@@ -33,23 +33,42 @@ pub fn violations<'a, T>(
 ) -> Vec<Violation<'a>> {
     match parsed {
         Ok(_) => Vec::new(),
-        Err(e) => {
-            let prefix = place.tokens();
-            e.violations
-                .iter()
-                .map(|v| {
-                    let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
-                    Violation {
-                        pointer: v.pointer.as_str(),
-                        keyword: &v.keyword,
-                        reason: v.reason(),
-                        line: region.map(|r| r.start_line),
-                        column: region.map(|r| r.start_column),
-                    }
-                })
-                .collect()
-        }
+        Err(e) => located(&e.violations, locator, place),
     }
+}
+
+/// The warnings of a schema inside the subset (the `full` subset's unknown keywords, which
+/// are annotations), located as [`violations`] are; none when out of the subset.
+pub fn warnings<'a>(
+    parsed: &'a Result<schemalect::Schema, SubsetError>,
+    locator: &Locator<'_>,
+    place: Place,
+) -> Vec<Violation<'a>> {
+    match parsed {
+        Ok(schema) => located(schema.warnings(), locator, place),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `list`, each with its line and column in the file.
+fn located<'a>(
+    list: &'a [schemalect::Violation],
+    locator: &Locator<'_>,
+    place: Place,
+) -> Vec<Violation<'a>> {
+    let prefix = place.tokens();
+    list.iter()
+        .map(|v| {
+            let region = locator.region(&prefix, v.pointer.as_str(), &v.keyword);
+            Violation {
+                pointer: v.pointer.as_str(),
+                keyword: &v.keyword,
+                reason: v.reason(),
+                line: region.map(|r| r.start_line),
+                column: region.map(|r| r.start_column),
+            }
+        })
+        .collect()
 }
 
 /// A loss: `{pointer, keyword, reason}`.
@@ -86,6 +105,9 @@ pub struct LintLine<'a> {
     pub in_subset: bool,
     /// Every violation (empty when in the subset).
     pub errors: Vec<Violation<'a>>,
+    /// Every warning of a schema in the subset: the `full` subset's unknown keywords, which
+    /// assert nothing (with `--deny-unknown` they are `errors` instead).
+    pub warnings: Vec<Violation<'a>>,
     /// One per selected target (empty when out of the subset).
     pub targets: Vec<LintTarget<'a>>,
 }

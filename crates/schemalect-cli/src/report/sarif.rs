@@ -49,6 +49,19 @@ pub fn violation_rule(v: &Violation) -> Rule {
             "subset/pattern".to_owned(),
             "A `pattern` the linear-time engine cannot run, or that does not parse".to_owned(),
         ),
+        ViolationKind::UnknownKeyword { .. } => {
+            // A warning in the `full` subset (an annotation); an error with `--deny-unknown`.
+            return Rule {
+                id: "full/unknown-keyword".to_owned(),
+                description: "Unknown keyword: an annotation under JSON Schema, asserting nothing (full subset); often a misspelt keyword".to_owned(),
+                level: Level::Warning,
+            };
+        }
+        ViolationKind::Unresolved(_) => (
+            "full/unresolved-reference".to_owned(),
+            "A reference that resolves to no schema of the document or of the documents provided"
+                .to_owned(),
+        ),
         ViolationKind::Limit { .. } => (
             "subset/limit".to_owned(),
             "A parse limit (depth, nodes, enum values, pattern length) was exceeded".to_owned(),

@@ -29,6 +29,19 @@ pub fn violation(buf: &mut String, region: Option<Region>, v: &Violation) {
     }
 }
 
+/// Every warning of a schema in the subset (the `full` subset's unknown keywords), one line
+/// each, as violations are but marked `warning:`.
+pub fn warnings(buf: &mut String, locator: &Locator<'_>, place: Place, warnings: &[Violation]) {
+    let prefix = place.tokens();
+    for v in warnings {
+        buf.push_str("  ");
+        if let Some(r) = locator.region(&prefix, v.pointer.as_str(), &v.keyword) {
+            let _ = write!(buf, "{}:{}  ", r.start_line, r.start_column);
+        }
+        let _ = writeln!(buf, "{}: `{}` — warning: {}", v.pointer, v.keyword, v.kind);
+    }
+}
+
 /// Every violation of `err`, one line each, located in the file (the schema being at `place`).
 pub fn violations(buf: &mut String, locator: &Locator<'_>, place: Place, err: &SubsetError) {
     let prefix = place.tokens();
@@ -98,6 +111,8 @@ pub struct Summary {
     pub schemas: usize,
     /// Schemas inside the subset.
     pub in_subset: usize,
+    /// Warnings of the schemas inside the subset (the `full` subset's unknown keywords).
+    pub warnings: usize,
     /// The subset schemas were parsed under (set by the first schema counted).
     pub subset: Option<Subset>,
     /// Schemas outside the ADR-126 subset that the extended subset accepts.
@@ -131,8 +146,9 @@ impl Summary {
         self.subset.get_or_insert(a.subset);
         self.extended_only += usize::from(a.extended_only);
         match &a.parsed {
-            Ok(_) => {
+            Ok(s) => {
                 self.in_subset += 1;
+                self.warnings += s.warnings().len();
                 for (row, l) in self.modes.iter_mut().zip(&a.lowerings) {
                     if let Some(i) = Mode::ALL.iter().position(|m| *m == l.mode()) {
                         if let Some(cell) = row.get_mut(i) {
@@ -158,6 +174,7 @@ impl Summary {
         self.file_errors += other.file_errors;
         self.schemas += other.schemas;
         self.in_subset += other.in_subset;
+        self.warnings += other.warnings;
         self.subset = self.subset.or(other.subset);
         self.extended_only += other.extended_only;
         for (row, o) in self.modes.iter_mut().zip(other.modes) {
@@ -233,6 +250,13 @@ impl Summary {
                 self.extended_only
             );
         }
+        if self.warnings > 0 {
+            let _ = write!(
+                buf,
+                "; {} (unknown keywords, kept as annotations)",
+                count(self.warnings, "warning", "warnings")
+            );
+        }
         if self.file_errors > 0 {
             let _ = write!(
                 buf,
@@ -297,7 +321,9 @@ impl Summary {
 /// what is wrong when the node itself is the problem.
 fn keyword_key(v: &Violation) -> String {
     match (&v.kind, v.keyword.is_empty()) {
-        (ViolationKind::Unknown, _) => format!("{} (unknown)", v.keyword),
+        (ViolationKind::Unknown | ViolationKind::UnknownKeyword { .. }, _) => {
+            format!("{} (unknown)", v.keyword)
+        }
         (ViolationKind::BooleanSchema(_), true) => "(boolean schema)".to_owned(),
         (ViolationKind::NotASchema(_), true) => "(not a schema)".to_owned(),
         (ViolationKind::AssertsNothing, _) => "(asserts nothing)".to_owned(),

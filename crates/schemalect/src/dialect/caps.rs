@@ -75,8 +75,11 @@ pub enum Partial {
     /// Numeric bounds sent always, enforced only on nodes that admit integers alone; elsewhere
     /// a loss with the reason given.
     IntegersOnly(&'static str),
-    /// String lengths sent always, enforced only on nodes that admit strings alone and carry no
-    /// pattern; elsewhere a loss with the reason given.
+    /// String lengths sent on nodes that carry no pattern, enforced there only when the node
+    /// admits strings alone (elsewhere a loss with the reason given); beside a pattern, which
+    /// the converter reads instead, not sent (a loss): a grammar engine that intersects a
+    /// length with a large pattern can exhaust its lexer and block valid text (llguidance,
+    /// issue 18).
     PlainStrings(&'static str),
     /// `additionalProperties` not sent because every object is closed to its declared
     /// properties (exact on the declared fragment); an object declaring none degrades.
@@ -113,7 +116,7 @@ impl Partial {
                 "sent; enforced on nodes that admit integers only, a loss elsewhere"
             }
             Partial::PlainStrings(_) => {
-                "sent; enforced on nodes that admit strings only and carry no pattern, a loss elsewhere"
+                "sent on nodes without a pattern (enforced where the node admits strings only, a loss elsewhere); not sent beside a pattern, which the converter reads instead (a loss)"
             }
             Partial::LiteralsByType => {
                 "string values become the STRING branch's `enum`, numbers the tightest `minimum`/`maximum` (exact for one value or a run of consecutive integers), booleans and null their type; never filtered, so every value stays admitted"

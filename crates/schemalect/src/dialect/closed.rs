@@ -10,7 +10,7 @@
 //! the lowering falls back.
 
 use super::caps::{Capabilities, Rewrite, Support};
-use super::emit::{Degrade, Emitted};
+use super::emit::{Blockers, Degrade, Emitted};
 use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::lower::{Loss, LowerOptions};
 use crate::pointer::Pointer;
@@ -63,7 +63,7 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Prepared {
     // copy is the one large allocation of a lowering.
     let mut copy: Option<Vec<Node>> = None;
     let mut losses = Vec::new();
-    let mut blocked = Vec::new();
+    let mut blocked = Blockers::default();
     let mut seen = vec![false; source.len()];
     let mut stack = vec![schema.root()];
     let walk_all_of = !matches!(
@@ -82,7 +82,7 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Prepared {
         let edit = match edit(node, schema.admitted(id), caps, &mut losses) {
             Ok(edit) => edit,
             Err(Degrade(why)) => {
-                blocked.extend(why);
+                blocked.add(why);
                 push_children(node, walk_all_of, &mut stack);
                 continue;
             }
@@ -104,7 +104,7 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Prepared {
     Prepared {
         schema,
         losses,
-        blocked,
+        blocked: blocked.into_list(),
     }
 }
 

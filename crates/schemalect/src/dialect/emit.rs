@@ -11,8 +11,10 @@ use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKin
 use crate::ir::{Additional, Node, NodeId, ObjectRules, Schema};
 use crate::keywords::{self, Role};
 use crate::lower::Loss;
+use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// How a dialect treats objects that the source leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +41,14 @@ pub(crate) enum Types {
     /// Every node: where a node without `type` reads as "object" (llama.cpp) or any value is
     /// not expressible.
     Explicit,
+    /// Every node but a bare union's (`anyOf`/`oneOf` sent, no `type` and no object keywords
+    /// of its own), which gets neither a `type` nor (with [`Closure::ExplicitOpen`]) the
+    /// `additionalProperties: true` of an open object: its branches carry both, so the node
+    /// means the same without them. Grammar engines read keywords beside a union as an
+    /// intersection with every branch, which they cannot form around a recursive reference
+    /// (llguidance: "circular references with sibling keys are not supported", issue 18);
+    /// llama.cpp's converter reads a union before and instead of its siblings.
+    ExplicitOutsideBareUnions,
     /// Every node but a union's, whose branches carry the types: the closed-object strict
     /// decoders, whose subsets describe typed nodes only (see `closed::prepare`).
     OutsideUnions,
@@ -71,13 +81,50 @@ impl From<Loss> for Degrade {
 }
 
 impl Degrade {
-    /// Adds `more`'s blockers at nodes not already named (one blocker per node).
+    /// Adds `more`'s blockers at nodes not already named.
     pub(crate) fn merge(&mut self, more: Vec<Loss>) {
+        let mut all = Blockers::default();
+        all.add(std::mem::take(&mut self.0));
+        all.add(more);
+        self.0 = all.into_list();
+    }
+}
+
+/// The nodes a walk could not send, one blocker per node: a node written out in several
+/// places (a shared definition, a flattened `allOf`) is named once, at its source pointer.
+#[derive(Debug, Default)]
+pub(crate) struct Blockers {
+    list: Vec<Loss>,
+    at: HashSet<Pointer>,
+}
+
+impl Blockers {
+    pub(crate) fn add(&mut self, more: Vec<Loss>) {
         for loss in more {
-            if !self.0.iter().any(|l| l.pointer == loss.pointer) {
-                self.0.push(loss);
+            if self.at.insert(loss.pointer.clone()) {
+                self.list.push(loss);
             }
         }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Forgets the blockers added after the first `len` (a subtree whose blockers do not
+    /// count, as under a `not` that is dropped).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        for loss in self.list.drain(len.min(self.list.len())..) {
+            self.at.remove(&loss.pointer);
+        }
+    }
+
+    pub(crate) fn into_list(self) -> Vec<Loss> {
+        self.list
     }
 }
 
@@ -95,7 +142,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         losses: Vec::new(),
         emitted: 0,
         defs: Vec::new(),
-        blocked: Vec::new(),
+        blocked: Blockers::default(),
         stopped: false,
     };
     let mut root = e.child(schema.root(), 0)?;
@@ -108,7 +155,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         next += 1;
     }
     if !e.blocked.is_empty() {
-        return Err(Degrade(e.blocked));
+        return Err(Degrade(e.blocked.into_list()));
     }
     if !defs.is_empty() {
         root.insert("$defs".into(), Value::Object(defs));
@@ -129,7 +176,7 @@ struct Emitter<'s> {
     defs: Vec<(NodeId, String)>,
     /// Nodes that cannot be sent, one blocker each: the walk goes on past them so that the
     /// fallback names them all.
-    blocked: Vec<Loss>,
+    blocked: Blockers,
     /// A limit of the whole emission (depth, size) was hit: nothing more is walked.
     stopped: bool,
 }
@@ -212,11 +259,7 @@ impl Emitter<'_> {
     fn child(&mut self, id: NodeId, depth: usize) -> Result<Map<String, Value>, Degrade> {
         match self.node(id, depth) {
             Err(d) if !self.stopped => {
-                for loss in d.0 {
-                    if !self.blocked.iter().any(|b| b.pointer == loss.pointer) {
-                        self.blocked.push(loss);
-                    }
-                }
+                self.blocked.add(d.0);
                 Ok(Map::new())
             }
             other => other,
@@ -317,6 +360,7 @@ impl Emitter<'_> {
         match node.types {
             Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
             None if self.d.types == Types::Explicit
+                || (self.d.types == Types::ExplicitOutsideBareUnions && !self.bare_union(node))
                 || (self.d.types == Types::OutsideUnions && !node.has_union()) =>
             {
                 out.insert("type".into(), type_names(admitted));
@@ -454,7 +498,7 @@ impl Emitter<'_> {
                 let sub = self.child(id, depth + 1)?;
                 self.plain(node, "additionalProperties", || Value::Object(sub), out)?;
             }
-            (Closure::ExplicitOpen, _) if admits_objects => {
+            (Closure::ExplicitOpen, _) if admits_objects && !self.untyped_bare_union(node) => {
                 self.plain(node, "additionalProperties", || Value::Bool(true), out)?;
             }
             (Closure::ExplicitOpen, _) => {}
@@ -559,7 +603,7 @@ impl Emitter<'_> {
                 Types::AsSource => {
                     out.insert("items".into(), Value::Object(Map::new()));
                 }
-                Types::Explicit => {
+                Types::Explicit | Types::ExplicitOutsideBareUnions => {
                     let mut any = Map::new();
                     any.insert("type".into(), type_names(TypeSet::ANY));
                     if self.d.closure == Closure::ExplicitOpen {
@@ -611,9 +655,14 @@ impl Emitter<'_> {
                 continue;
             };
             match self.support(keyword) {
+                Support::Partial(Partial::PlainStrings(_)) if pattern_sent => {
+                    // Ignored beside the pattern by the converter; sent, it makes grammar
+                    // engines that intersect it with the pattern exhaust their lexer.
+                    self.loss(node, keyword, "not sent beside a `pattern`: llama.cpp's converter reads the pattern instead, and a grammar engine that intersects the two can exhaust its lexer and block valid text");
+                }
                 Support::Partial(Partial::PlainStrings(why)) => {
                     out.insert(keyword.into(), Value::from(n));
-                    if !only_strings || pattern_sent {
+                    if !only_strings {
                         self.loss(node, keyword, why);
                     }
                 }
@@ -784,6 +833,20 @@ impl Emitter<'_> {
                     self.support("oneOf"),
                     Support::Kept | Support::Rewritten(Rewrite::OneOfAsAnyOf)
                 ))
+    }
+
+    /// True when `node` is a bare union: its union is sent, and it has no `type` and no object
+    /// keywords of its own.
+    fn bare_union(&self, node: &Node) -> bool {
+        node.types.is_none() && node.object.is_none() && self.union_sent(node)
+    }
+
+    /// True when `node` is a bare union sent without a `type` ([`Types::Explicit`] writes one
+    /// on every node): then its branches, emitted and opened in turn, say everything, and an
+    /// `additionalProperties: true` beside the union would only be a sibling that grammar
+    /// engines intersect with every branch (llguidance cannot around a recursive reference).
+    fn untyped_bare_union(&self, node: &Node) -> bool {
+        self.d.types != Types::Explicit && self.bare_union(node)
     }
 
     fn list(&mut self, ids: &[NodeId], depth: usize) -> Result<Vec<Value>, Degrade> {

@@ -50,12 +50,12 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("enum", Support::Kept, L4),
         row("const", Support::Kept, L4),
         row("pattern", Support::Partial(Partial::Patterns(PatternRule::Anchored)), I_L1),
-        row("minLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone and carry no `pattern`")), L4),
-        row("maxLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone and carry no `pattern`")), L4),
-        row("minimum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
-        row("maximum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
-        row("exclusiveMinimum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
-        row("exclusiveMaximum", Support::Partial(Partial::IntegersOnly("enforced by llama.cpp on integers only; this node admits other numbers")), L5),
+        row("minLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone")), L4),
+        row("maxLength", Support::Partial(Partial::PlainStrings("enforced by llama.cpp only on nodes that admit strings alone")), L4),
+        row("minimum", Support::Partial(Partial::IntegersOnly("llama.cpp enforces numeric bounds only where `type` is `integer`; this node admits more than integers")), L5),
+        row("maximum", Support::Partial(Partial::IntegersOnly("llama.cpp enforces numeric bounds only where `type` is `integer`; this node admits more than integers")), L5),
+        row("exclusiveMinimum", Support::Partial(Partial::IntegersOnly("llama.cpp enforces numeric bounds only where `type` is `integer`; this node admits more than integers")), L5),
+        row("exclusiveMaximum", Support::Partial(Partial::IntegersOnly("llama.cpp enforces numeric bounds only where `type` is `integer`; this node admits more than integers")), L5),
         row("multipleOf", Support::Hint("skipped silently by llama.cpp"), L4),
         row("items", Support::Kept, L4),
         row("prefixItems", Support::Rewritten(Rewrite::PrefixItemsAsItems), L5),
@@ -82,7 +82,7 @@ pub static CAPABILITIES: Capabilities = Capabilities {
 const DIALECT: JsonDialect = JsonDialect {
     caps: Some(&CAPABILITIES),
     closure: Closure::ExplicitOpen,
-    types: Types::Explicit,
+    types: Types::ExplicitOutsideBareUnions,
     references: true,
 };
 
@@ -302,6 +302,33 @@ mod tests {
             json!({"anyOf": [
                 {"type": "object", "additionalProperties": true},
                 {"type": ["null", "boolean", "array", "number", "string"]}
+            ]})
+        );
+    }
+
+    /// A bare union leaves `type` and openness to its branches, which carry them: written
+    /// beside it, grammar engines intersect them with every branch, which fails around a
+    /// recursive reference (issue 18).
+    #[test]
+    fn bare_unions_carry_no_keywords_of_their_own() {
+        let l = lower(json!({"type": "object", "properties": {
+            "a": {"anyOf": [{"type": "object", "properties": {"b": {"type": "integer"}}}, {"type": "null"}]}
+        }}));
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        assert_eq!(
+            l.wire()["format"]["properties"]["a"],
+            json!({"anyOf": [
+                {"type": "object", "properties": {"b": {"type": "integer"}}, "additionalProperties": true},
+                {"type": "null"}
+            ]})
+        );
+        // Object keywords of the source beside a union go into its branches.
+        let l = lower(json!({"required": ["b"], "anyOf": [{"type": "object"}, {"type": "null"}]}));
+        assert_eq!(
+            l.wire()["format"],
+            json!({"anyOf": [
+                {"type": "object", "required": ["b"], "additionalProperties": true},
+                {"type": "null", "required": ["b"]}
             ]})
         );
     }

@@ -59,7 +59,7 @@ static OPENAI_ROWS: [Row; 30] = [
         row("enum", Support::Partial(Partial::EnumValues(ValueKinds::Scalars)), O1_ENUM),
         row("const", Support::Rewritten(Rewrite::ConstAsEnum), O1),
         row("pattern", Support::Partial(Partial::Patterns(PatternRule::AnchoredSimple)), I_O10),
-        row("minLength", Support::Dropped("not sent: ⚠ outside the documented strict subset; historically refused (400 `'maxLength' is not permitted`), accepted by a 2026 probe; the safe side is not to send it"), I_O4_O5),
+        row("minLength", Support::Dropped("not sent: ⚠ outside the documented strict subset; historically refused (400 `'minLength' is not permitted`), accepted by a 2026 probe; the safe side is not to send it"), I_O4_O5),
         row("maxLength", Support::Dropped("not sent: ⚠ outside the documented strict subset; historically refused (400 `'maxLength' is not permitted`), accepted by a 2026 probe; the safe side is not to send it"), I_O4_O5),
         row("minimum", Support::Kept, O1_BOUNDS),
         row("maximum", Support::Kept, O1_BOUNDS),

@@ -31,12 +31,13 @@ use crate::value::{as_exact_u64, JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use vocabulary::Vocabularies;
 
 mod unknown;
+mod vocabulary;
 
 /// Parses `value` as a `full` subset schema.
 pub(super) fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
-    let draft = declared_draft(value).unwrap_or(options.default_draft.unwrap_or_default());
     let mut p = Full {
         options,
         front: Front::new(options.limits),
@@ -54,8 +55,10 @@ pub(super) fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, Sub
         warnings: Vec::new(),
         unevaluated: false,
     };
+    let default = options.default_draft.unwrap_or_default();
+    let (draft, vocab) = p.dialect(value, &Pointer::root(), default, None);
     p.docs.push(value);
-    let root = p.document(0, "", draft);
+    let root = p.document(0, "", draft, vocab);
     p.resolve_all();
     match root {
         Some(root) if p.front.violations.is_empty() => {
@@ -103,6 +106,7 @@ struct Meta {
     doc: usize,
     at: Pointer,
     draft: Draft,
+    vocab: Option<Vocabularies>,
 }
 
 /// The walk's position: the draft, the document, the resource, and the base URI of every
@@ -110,6 +114,8 @@ struct Meta {
 #[derive(Clone)]
 struct Ctx {
     draft: Draft,
+    /// The vocabularies a provided meta-schema turns on; `None`: every keyword of the draft.
+    vocab: Option<Vocabularies>,
     doc: usize,
     resource: u32,
     scopes: Vec<Arc<str>>,
@@ -156,11 +162,18 @@ struct Pending<'v> {
 
 impl<'a> Full<'a> {
     /// Parses document `doc` (retrieved as `uri`) as a new resource.
-    fn document(&mut self, doc: usize, uri: &str, draft: Draft) -> Option<NodeId> {
+    fn document(
+        &mut self,
+        doc: usize,
+        uri: &str,
+        draft: Draft,
+        vocab: Option<Vocabularies>,
+    ) -> Option<NodeId> {
         let value = *self.docs.get(doc)?;
-        let resource = self.new_resource(uri, doc, Pointer::root(), draft);
+        let resource = self.new_resource(uri, doc, Pointer::root(), (draft, vocab));
         let ctx = Ctx {
             draft,
+            vocab,
             doc,
             resource,
             scopes: vec![Arc::from(uri)],
@@ -168,15 +181,66 @@ impl<'a> Full<'a> {
         self.schema(value, Pointer::root(), "", 0, &ctx)
     }
 
-    fn new_resource(&mut self, base: &str, doc: usize, at: Pointer, draft: Draft) -> u32 {
+    fn new_resource(
+        &mut self,
+        base: &str,
+        doc: usize,
+        at: Pointer,
+        (draft, vocab): (Draft, Option<Vocabularies>),
+    ) -> u32 {
         self.resources.push(Resource {
             base: base.into(),
+            draft,
             ..Resource::default()
         });
-        self.meta.push(Meta { doc, at, draft });
+        self.meta.push(Meta {
+            doc,
+            at,
+            draft,
+            vocab,
+        });
         let id = (self.resources.len() - 1) as u32;
         self.bases.entry(Arc::from(base)).or_default().push(id);
         id
+    }
+
+    /// The draft and vocabularies of a resource root `v`: those of the meta-schema its
+    /// `$schema` names (a standard one, or one the caller provided), else those it inherits.
+    fn dialect(
+        &mut self,
+        v: &Value,
+        at: &Pointer,
+        draft: Draft,
+        vocab: Option<Vocabularies>,
+    ) -> (Draft, Option<Vocabularies>) {
+        let Some(uri) = v.get("$schema").and_then(Value::as_str) else {
+            return (draft, vocab);
+        };
+        if let Some(d) = Draft::from_meta_schema(uri) {
+            return (d, None);
+        }
+        let options = self.options;
+        let Some(meta) = options.resources.get(uri.trim_end_matches('#')) else {
+            return (draft, vocab);
+        };
+        let draft = declared_draft(meta).unwrap_or(draft);
+        match vocabulary::declared(meta, draft) {
+            None => (draft, None),
+            Some(Ok(v)) => (draft, Some(v)),
+            Some(Err(unknown)) => {
+                self.front.violate(
+                    at,
+                    "$schema",
+                    ViolationKind::Shape {
+                        expected: "a meta-schema whose required vocabularies are known",
+                        detail: Some(format!(
+                            "`{uri}` requires the vocabulary `{unknown}`, which this implementation does not know"
+                        )),
+                    },
+                );
+                (draft, None)
+            }
+        }
     }
 
     fn out_of_nodes(&mut self, at: &Pointer, keyword: &str) -> bool {
@@ -245,12 +309,13 @@ impl<'a> Full<'a> {
                 anchors.push(frag.to_owned());
             }
             if !id_text.starts_with('#') {
-                let draft = declared_draft(v).unwrap_or(ctx.draft);
-                let resource = self.new_resource(base, ctx.doc, at.clone(), draft);
+                let (draft, vocab) = self.dialect(v, &at, ctx.draft, ctx.vocab);
+                let resource = self.new_resource(base, ctx.doc, at.clone(), (draft, vocab));
                 let mut scopes = ctx.scopes.clone();
                 scopes.push(Arc::from(base));
                 inner = Some(Ctx {
                     draft,
+                    vocab,
                     doc: ctx.doc,
                     resource,
                     scopes,
@@ -384,6 +449,9 @@ impl<'a> Full<'a> {
                 }
                 continue;
             }
+            if ctx.vocab.is_some_and(|v| !v.admits(name)) {
+                continue; // a keyword of a vocabulary the meta-schema leaves out: an annotation
+            }
             match name {
                 "$ref" => self.reference(id, RefKind::Ref, value, at, ctx),
                 "$dynamicRef" => self.reference(id, RefKind::Dynamic, value, at, ctx),
@@ -436,7 +504,9 @@ impl<'a> Full<'a> {
                 "format" => {
                     if let Some(s) = value.as_str() {
                         annotations(&mut node).format = Some(s.into());
-                        if self.options.assert_format {
+                        if self.options.assert_format
+                            || ctx.vocab.is_some_and(|v| v.asserts_format())
+                        {
                             rules.format_assertion = Some(s.into());
                         }
                     }
@@ -839,8 +909,8 @@ impl<'a> Full<'a> {
                 return None;
             }
             self.docs.push(doc);
-            let draft = declared_draft(doc).unwrap_or(draft);
-            self.document(self.docs.len() - 1, base, draft)?;
+            let (draft, vocab) = self.dialect(doc, &Pointer::root(), draft, None);
+            self.document(self.docs.len() - 1, base, draft, vocab)?;
             if self.lookup(uri).is_some() {
                 return Some(());
             }
@@ -848,7 +918,7 @@ impl<'a> Full<'a> {
         let pointer = decode_fragment(&format!("#{frag}"))?;
         let r = *self.bases.get(base)?.first()? as usize;
         let meta = self.meta.get(r)?;
-        let (doc, start, draft) = (meta.doc, meta.at.clone(), meta.draft);
+        let (doc, start, draft, vocab) = (meta.doc, meta.at.clone(), meta.draft, meta.vocab);
         let root = *self.docs.get(doc)?;
         let resource_root = root.pointer(start.as_str())?;
         let target = resource_root.pointer(&pointer)?;
@@ -858,6 +928,7 @@ impl<'a> Full<'a> {
         }
         let ctx = Ctx {
             draft,
+            vocab,
             doc,
             resource: r as u32,
             scopes: vec![Arc::from(base)],

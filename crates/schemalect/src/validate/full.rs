@@ -19,8 +19,9 @@
 use super::checks::{self, preview, Sink};
 use super::{admits, Path, Report, Work};
 use crate::error::ValidationError;
-use crate::ir::{Additional, FullIr, Node, NodeId, Schema};
+use crate::ir::{Additional, Draft, FullIr, Node, NodeId, Schema};
 use crate::pointer::Pointer;
+use crate::value::{JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -257,6 +258,15 @@ impl<'s> FullWalk<'s> {
                     "{}",
                     checks::type_message(t, inst)
                 );
+            } else if self.draft4_float_for_integer(id, t, inst) {
+                fail!(
+                    errors,
+                    valid,
+                    node,
+                    "type",
+                    path,
+                    "expected integer, found {inst} (in draft 4 a number written with a fraction or exponent is not an integer)"
+                );
             }
         }
         valid &= checks::literals(node, inst, &mut At { errors, node, path });
@@ -454,6 +464,24 @@ impl<'s> FullWalk<'s> {
         valid
     }
 
+    /// Draft 4: `integer` is a number written without a fraction or exponent, so `1.0` is not
+    /// one (later drafts count any integral value). serde_json reads such a number as a float;
+    /// so does an integer literal beyond 64 bits, which stays an integer here.
+    fn draft4_float_for_integer(&self, id: NodeId, types: TypeSet, inst: &Value) -> bool {
+        let Value::Number(n) = inst else {
+            return false;
+        };
+        n.as_f64()
+            .is_some_and(|f| n.is_f64() && f.abs() < 18_446_744_073_709_551_616.0)
+            && types.contains(JsonType::Integer)
+            && !types.contains(JsonType::Number)
+            && self
+                .ir
+                .resources
+                .get(self.resource(id) as usize)
+                .is_some_and(|r| r.draft == Draft::Draft4)
+    }
+
     /// `$dynamicRef`: when the statically resolved target declares the `$dynamicAnchor` its
     /// fragment names, the outermost resource of the dynamic scope that declares it wins.
     fn dynamic(&self, target: NodeId, anchor: Option<&str>, scope: &Scope<'_>) -> NodeId {
@@ -558,7 +586,7 @@ impl<'s> FullWalk<'s> {
                 let at = Path::Index(path, i);
                 if self.node(c, item, &at, scope, &mut None, &mut Evaluated::default()) {
                     count += 1;
-                    if self.collect() && rules.draft >= crate::ir::Draft::Draft2020_12 {
+                    if self.collect() && rules.draft >= Draft::Draft2020_12 {
                         local.items.insert(i);
                     }
                 }

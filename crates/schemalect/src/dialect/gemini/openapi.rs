@@ -37,7 +37,7 @@ mod tests;
 use super::{json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support};
 use crate::dialect::emit::{
-    declares_properties, full_match_safe, with_format_hint, Degrade, MAX_EMITTED_NODES,
+    declares_properties, full_match_safe, with_format_hint, Blockers, Degrade, MAX_EMITTED_NODES,
 };
 use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::Outcome;
@@ -160,12 +160,12 @@ pub(crate) fn lower(
         emitted: 0,
         unsafe_to_close: crate::dialect::declared::unsafe_to_close(&normalized.schema),
         hidden,
-        blocked: Vec::new(),
+        blocked: Blockers::default(),
         stopped: false,
     };
     let root = normalized.schema.root();
     match l.child(root, 0) {
-        Ok(_) if !l.blocked.is_empty() => json_only(l.blocked),
+        Ok(_) if !l.blocked.is_empty() => json_only(l.blocked.into_list()),
         Ok(Out::Node(node)) => native(FIELD, Value::Object(node), l.losses),
         Ok(Out::Nothing) => json_only(vec![Loss::new(
             &normalized.schema.node(root).pointer,
@@ -197,7 +197,7 @@ struct Lowerer<'s> {
     hidden: &'s HashSet<Pointer>,
     /// Nodes that cannot be sent, one blocker each: the walk goes on past them so that the
     /// fallback names them all.
-    blocked: Vec<Loss>,
+    blocked: Blockers,
     /// A limit of the whole lowering (depth, size) was hit: nothing more is walked.
     stopped: bool,
 }
@@ -367,11 +367,7 @@ impl Lowerer<'_> {
     fn child(&mut self, id: NodeId, depth: usize) -> Result<Out, Degrade> {
         match self.node(id, depth) {
             Err(d) if !self.stopped => {
-                for loss in d.0 {
-                    if !self.blocked.iter().any(|b| b.pointer == loss.pointer) {
-                        self.blocked.push(loss);
-                    }
-                }
+                self.blocked.add(d.0);
                 Ok(Out::Node(Map::new()))
             }
             other => other,

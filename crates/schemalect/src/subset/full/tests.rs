@@ -119,3 +119,65 @@ fn dynamic_references_follow_the_dynamic_scope() {
     assert!(s.is_valid(&json!({"kids": [{"kids": []}]})));
     assert!(!s.is_valid(&json!({"kids": [{"kids": [], "x": 1}]})));
 }
+
+#[test]
+fn a_provided_meta_schema_turns_vocabularies_off() {
+    let meta = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "http://example.com/no-validation",
+        "$vocabulary": {
+            "https://json-schema.org/draft/2020-12/vocab/applicator": true,
+            "https://json-schema.org/draft/2020-12/vocab/core": true
+        }
+    });
+    let o = ParseOptions::default()
+        .with_subset(Subset::Full)
+        .with_resource("http://example.com/no-validation", meta);
+    let s = parse(
+        &json!({"$schema": "http://example.com/no-validation",
+                "properties": {"bad": false, "n": {"minimum": 10}}}),
+        &o,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        s.is_valid(&json!({"n": 1})),
+        "`minimum` is an annotation here"
+    );
+    assert!(
+        !s.is_valid(&json!({"bad": 1})),
+        "the applicators still apply"
+    );
+    assert!(s.warnings().is_empty(), "{:?}", s.warnings());
+    // A required vocabulary nobody knows cannot be honoured: the document is refused.
+    let o = ParseOptions::default()
+        .with_subset(Subset::Full)
+        .with_resource(
+            "http://example.com/custom",
+            json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+               "$vocabulary": {"http://example.com/vocab/x": true}}),
+        );
+    let e = parse(&json!({"$schema": "http://example.com/custom"}), &o)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(e.contains("http://example.com/vocab/x"), "{e}");
+}
+
+#[test]
+fn draft4_integers_have_no_fraction_part() {
+    let d4 = full(json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"}));
+    assert!(d4.is_valid(&json!(12345)));
+    assert!(!d4.is_valid(&json!(12345.0)));
+    let message = d4
+        .validate(&json!(1.0))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(message.contains("draft 4"), "{message}");
+    // An integer literal beyond 64 bits is read as a float, but it is still an integer.
+    let big: Value = serde_json::from_str("123456789012345678901234567890").unwrap_or_default();
+    assert!(d4.is_valid(&big));
+    // Later drafts count any integral value.
+    let d7 = full(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"}));
+    assert!(d7.is_valid(&json!(12345.0)));
+}

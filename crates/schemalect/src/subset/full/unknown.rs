@@ -66,7 +66,10 @@ const KEYWORDS: &[(&str, Draft, Option<Draft>)] = &[
     ("patternProperties", Draft::Draft4, None),
     ("additionalProperties", Draft::Draft4, None),
     ("propertyNames", Draft::Draft6, None),
-    ("dependencies", Draft::Draft4, Some(Draft::Draft7)),
+    // Split into `dependentRequired` and `dependentSchemas` in 2019-09, but kept in every
+    // draft: a document that declares 2019-09 or later and writes `dependencies` means it
+    // (the suite's optional `dependencies-compatibility` tests), and nothing else reads it.
+    ("dependencies", Draft::Draft4, None),
     ("dependentRequired", Draft::Draft2019_09, None),
     ("dependentSchemas", Draft::Draft2019_09, None),
     ("allOf", Draft::Draft4, None),
@@ -183,7 +186,7 @@ mod tests {
         assert!(known(Draft::Draft4, "id"));
         assert!(!known(Draft::Draft7, "id"));
         assert!(known(Draft::Draft7, "dependencies"));
-        assert!(!known(Draft::Draft2020_12, "dependencies"));
+        assert!(known(Draft::Draft2020_12, "dependencies"));
         assert!(!known(Draft::Draft2020_12, "additionalItems"));
         assert!(known(Draft::Draft2019_09, "$recursiveRef"));
         assert!(!known(Draft::Draft6, "if"));
