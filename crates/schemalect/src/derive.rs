@@ -78,8 +78,24 @@ use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-/// The schemars crate schemalect maps from, for `#[schemars(crate = "schemalect::derive::schemars")]`
-/// when a crate does not depend on schemars itself.
+/// The schemars crate schemalect maps from, for a crate that does not depend on schemars
+/// itself: derive through this path, and tell the derive macro where it is with
+/// `#[schemars(crate = "…")]` (the macro's expansion names the crate by path).
+///
+/// ```
+/// use schemalect::derive::schemars::JsonSchema;
+///
+/// #[derive(JsonSchema)]
+/// #[schemars(crate = "schemalect::derive::schemars")]
+/// struct Point {
+///     x: i32,
+///     y: i32,
+/// }
+///
+/// let schema = schemalect::derive::schema_for::<Point>()?;
+/// assert!(schema.is_valid(&serde_json::json!({"x": 1, "y": 2})));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub use schemars;
 
 /// The six JSON types: a `type` list of all of them accepts every JSON value.

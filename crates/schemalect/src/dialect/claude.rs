@@ -282,6 +282,7 @@ fn strict(
             caps: Some(caps),
             closure: Closure::RequireClosed {
                 all_required: false,
+                no_empty_objects: Some(EMPTY_CLOSED_OBJECT),
             },
             types: Types::OutsideUnions,
             // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
@@ -295,10 +296,15 @@ fn strict(
     Ok((emitted.schema, losses))
 }
 
+/// Why a closed object without properties is not sent strict.
+const EMPTY_CLOSED_OBJECT: &str = "a closed object declares no property; ⚠ the grammar subset's handling of objects without properties is undocumented, so the safe side is not to send it strict";
+
 fn within_limits(schema: &Value) -> Result<(), Degrade> {
     let c = census(schema);
     if c.empty_closed_objects > 0 {
-        return over_limit("a closed object declares no property; ⚠ the grammar subset's handling of objects without properties is undocumented, so the safe side is not to send it strict".to_owned());
+        // The emitter names each such node (`EMPTY_CLOSED_OBJECT`); this census of the wire
+        // is the backstop for one the emitter did not see as such.
+        return over_limit(EMPTY_CLOSED_OBJECT.to_owned());
     }
     optional_within_limit(c.optional)?;
     if c.unions > MAX_UNIONS {

@@ -585,6 +585,7 @@ mod tests {
                 caps: Some(&crate::dialect::claude::CLAUDE),
                 closure: Closure::RequireClosed {
                     all_required: false,
+                    no_empty_objects: None,
                 },
                 types: Types::OutsideUnions,
                 references: false,

@@ -27,6 +27,10 @@ pub(crate) enum Closure {
     RequireClosed {
         /// Every property must be listed in `required` (OpenAI strict).
         all_required: bool,
+        /// A closed object that declares no property is refused or unsafe (Claude's grammar
+        /// subset): it blocks at its own node, so that it is named beside the other blockers.
+        /// `None`: accepted.
+        no_empty_objects: Option<&'static str>,
     },
     /// Write `additionalProperties` exactly as the source has it (re-emitting the source).
     AsSource,
@@ -266,6 +270,23 @@ impl Emitter<'_> {
         }
     }
 
+    /// Keeps the first own-level blocker of a node in `own` and lets the walk go on; a limit
+    /// of the whole emission (`stopped`) ends it at once.
+    fn keep_walking(
+        &self,
+        own: &mut Option<Degrade>,
+        r: Result<(), Degrade>,
+    ) -> Result<(), Degrade> {
+        match r {
+            Err(d) if self.stopped => Err(d),
+            Err(d) => {
+                own.get_or_insert(d);
+                Ok(())
+            }
+            Ok(()) => Ok(()),
+        }
+    }
+
     fn support(&self, keyword: &str) -> Support {
         self.d.caps.map_or(Support::Kept, |c| c.support(keyword))
     }
@@ -400,11 +421,23 @@ impl Emitter<'_> {
                 _ => self.plain(node, "const", || (**c).clone(), &mut out)?,
             }
         }
-        self.object(node, admitted, depth, &mut out)?;
-        self.array(node, depth, &mut out)?;
-        self.string(node, admitted, &mut out)?;
-        self.number(node, admitted, &mut out)?;
-        self.combinators(node, depth, &mut out)?;
+        // A node blocked by one of its own keywords still has its subschemas walked, so that
+        // their blockers are named in the same round (issue 19); the node itself is named once,
+        // for the first reason found.
+        let mut own: Option<Degrade> = None;
+        let r = self.object(node, admitted, depth, &mut out);
+        self.keep_walking(&mut own, r)?;
+        let r = self.array(node, depth, &mut out);
+        self.keep_walking(&mut own, r)?;
+        let r = self.string(node, admitted, &mut out);
+        self.keep_walking(&mut own, r)?;
+        let r = self.number(node, admitted, &mut out);
+        self.keep_walking(&mut own, r)?;
+        let r = self.combinators(node, depth, &mut out);
+        self.keep_walking(&mut own, r)?;
+        if let Some(blocked) = own {
+            return Err(blocked);
+        }
         if self.d.closure != Closure::AsSource {
             split_object_keywords(&mut out);
         }
@@ -474,9 +507,18 @@ impl Emitter<'_> {
         let additional = rules.map_or(Additional::Unspecified, |r| r.additional);
         match (self.d.closure, additional) {
             (_, Additional::Forbidden) => {
+                if let Closure::RequireClosed {
+                    no_empty_objects: Some(why),
+                    ..
+                } = self.d.closure
+                {
+                    if admits_objects && rules.is_none_or(|r| r.properties.is_empty()) {
+                        return Err(Self::degrade(node, "additionalProperties", why));
+                    }
+                }
                 self.plain(node, "additionalProperties", || Value::Bool(false), out)?;
             }
-            (Closure::RequireClosed { all_required }, _)
+            (Closure::RequireClosed { all_required, .. }, _)
                 if admits_objects && !(rules.is_none() && self.union_sent(node)) =>
             {
                 // One blocker per node, naming all it needs: the optional properties too.
@@ -511,8 +553,12 @@ impl Emitter<'_> {
             }
             (Closure::AsSource, Additional::Unspecified) => {}
         }
-        if let (Closure::RequireClosed { all_required: true }, Some(rules)) =
-            (self.d.closure, rules)
+        if let (
+            Closure::RequireClosed {
+                all_required: true, ..
+            },
+            Some(rules),
+        ) = (self.d.closure, rules)
         {
             if !every_property_required(rules) {
                 let names = optional_names(rules).unwrap_or_else(|| "a property is".to_owned());

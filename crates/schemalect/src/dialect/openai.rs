@@ -301,7 +301,10 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
         &prepared.schema,
         JsonDialect {
             caps: Some(caps),
-            closure: Closure::RequireClosed { all_required: true },
+            closure: Closure::RequireClosed {
+                all_required: true,
+                no_empty_objects: None,
+            },
             types: Types::OutsideUnions,
             // OpenAI (both APIs) and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
             // and OpenRouter routes do not say, so recursion degrades there.

@@ -247,7 +247,15 @@ fn empty_closed_objects_are_not_sent_strict() {
         json!({"meta": {"type": "object", "additionalProperties": false}}),
         &["meta"],
     );
-    assert_eq!(tool(schema.clone()).mode(), Mode::Json);
+    let l = tool(schema.clone());
+    assert_eq!(l.mode(), Mode::Json);
+    // Named at its node, beside any other blocker (issue 19), not as a reason of the whole.
+    let named: Vec<_> = l
+        .losses()
+        .iter()
+        .map(|x| (x.pointer.as_str(), &*x.keyword))
+        .collect();
+    assert_eq!(named, [("/properties/meta", "additionalProperties")]);
     let l = native(schema);
     assert_eq!((l.mode(), l.wire()), (Mode::Prompt, &json!({})));
 }

@@ -483,6 +483,7 @@ impl Lowerer<'_> {
         let literals = literals.as_deref();
         let mut literals_exact = true;
         let mut branches = Vec::new();
+        let mut own: Option<Degrade> = None;
         for t in types.iter() {
             let (out, exact) = match t {
                 JsonType::Null => continue,
@@ -492,13 +493,31 @@ impl Lowerer<'_> {
                     Out::Node(typed(JsonType::Boolean, node)),
                     literals.is_none_or(both_booleans),
                 ),
-                JsonType::Array => (self.array(node, depth)?, literals.is_none()),
-                JsonType::Object => (self.object(id, node, depth)?, literals.is_none()),
+                // A blocked branch of a type list leaves the other branches to be walked, so
+                // that their blockers are named too.
+                JsonType::Array | JsonType::Object => {
+                    let out = if t == JsonType::Array {
+                        self.array(node, depth)
+                    } else {
+                        self.object(id, node, depth)
+                    };
+                    match out {
+                        Ok(out) => (out, literals.is_none()),
+                        Err(d) if self.stopped => return Err(d),
+                        Err(d) => {
+                            own.get_or_insert(d);
+                            continue;
+                        }
+                    }
+                }
             };
             literals_exact &= exact;
             if let Out::Node(b) = out {
                 branches.push(b);
             }
+        }
+        if let Some(blocked) = own {
+            return Err(blocked);
         }
         let keyword = match (&node.constant, &node.enumeration) {
             (Some(_), _) => "const",
@@ -761,16 +780,21 @@ impl Lowerer<'_> {
     }
 
     fn object(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
-        if self.unsafe_to_close.get(id.index()) == Some(&true)
-            || self.hidden.contains(&node.pointer)
-        {
-            return Err(degrade(
+        // Blocked, but its properties are still walked so that their blockers are named in
+        // the same round (issue 19).
+        let unsafe_to_close = (self.unsafe_to_close.get(id.index()) == Some(&true)
+            || self.hidden.contains(&node.pointer))
+        .then(|| {
+            degrade(
                 node,
                 "additionalProperties",
                 "the object is open and another schema for the same place declares properties it does not: an OBJECT closed to its own properties would reject values using those",
-            ));
-        }
+            )
+        });
         let Some(rules) = node.object.as_deref().filter(|r| !r.properties.is_empty()) else {
+            if let Some(blocked) = unsafe_to_close {
+                return Err(blocked);
+            }
             let closed = node
                 .object
                 .as_deref()
@@ -803,6 +827,9 @@ impl Lowerer<'_> {
                 }
                 Out::Nothing => {}
             }
+        }
+        if let Some(blocked) = unsafe_to_close {
+            return Err(blocked);
         }
         if properties.is_empty() {
             return Err(degrade(node, "properties", "no declared property admits a value, so only the empty object is valid, and an OBJECT without properties is refused by the provider"));
