@@ -14,7 +14,7 @@
 
 use proptest::prelude::*;
 use schemalect::gemini_wire;
-use schemalect::limits::Limit;
+use schemalect::limits::{Limit, Operation};
 use schemalect::pattern::{Pattern, PatternError};
 use schemalect::{
     json_mode, AcceptError, Error, Limits, LowerOptions, Lowering, Mode, ParseOptions, Profile,
@@ -279,6 +279,14 @@ fn child() {
         "long-names-nodes" => case_long_names_nodes(),
         "long-patterns" => case_long_patterns(),
         "shared-enum" => case_shared_enum(),
+        "full-pattern-properties" => case_full_pattern_properties(),
+        "full-unevaluated" => case_full_unevaluated(),
+        "full-dynamic-ref" => case_full_dynamic_ref(),
+        "full-contains" => case_full_contains(),
+        "full-dependent-schemas" => case_full_dependent_schemas(),
+        "full-if-then-else" => case_full_if_then_else(),
+        "budget-subset-walk" => case_budget_subset_walk(),
+        "dfa-busting-patterns" => case_dfa_busting_patterns(),
         other => panic!("unknown case {other}"),
     }
     println!("case done: {case} in {:.2?}", started.elapsed());
@@ -769,7 +777,9 @@ fn case_pattern_1mib() {
                     e.violations.iter().all(|v| matches!(
                         v.kind,
                         ViolationKind::Pattern(
-                            PatternError::TooComplex { .. } | PatternError::TooDeep { .. }
+                            PatternError::TooComplex { .. }
+                                | PatternError::TooCostly { .. }
+                                | PatternError::TooDeep { .. }
                         )
                     )),
                     "{what}: only a size or nesting refusal is acceptable: {e}"
@@ -842,7 +852,22 @@ fn case_long_patterns() {
         "(?:a|b|c|\\p{N}){0,500}z".to_owned(),
     ] {
         let t = Instant::now();
-        let s = parse(&json!({"type": "string", "pattern": pattern}));
+        let s = match Schema::parse(&json!({"type": "string", "pattern": pattern})) {
+            Ok(s) => s,
+            Err(e) => {
+                // Too large for the work budget to match even a short string on the
+                // engine's slowest path: refused when parsed.
+                assert!(
+                    e.violations.iter().all(|v| matches!(
+                        v.kind,
+                        ViolationKind::Pattern(PatternError::TooCostly { .. })
+                    )),
+                    "{pattern:.30}: {e}"
+                );
+                println!("{pattern:.30}: refused when parsed: {}", e.violations[0]);
+                continue;
+            }
+        };
         assert!(!s.is_valid(&long_a), "{pattern:.30} on 1 MiB of `a`");
         assert!(!s.is_valid(&long_mixed), "{pattern:.30} on 1 MiB of `a1`");
         assert!(s.validate(&long_a).is_err());
@@ -1256,7 +1281,8 @@ fn case_long_names_nodes() {
             .map(|i| (format!("c{i}"), json!({"type": "null"})))
             .collect();
         let schema = json!({"properties": {key.clone(): {"properties": children}}});
-        for options in both_subsets() {
+        let full = ParseOptions::default().with_subset(Subset::Full);
+        for options in both_subsets().into_iter().chain([full]) {
             let s = Schema::parse_with(&schema, &options).expect("parses");
             assert!(s.is_valid(&json!({key.clone(): {"c1": null}})));
             assert!(!s.is_valid(&json!({key.clone(): {"c1": 1}})));
@@ -1456,6 +1482,598 @@ fn peak_kib() -> u64 {
                 .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         })
         .unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The work budget: the `full` subset's applicators, unions over big instances, DFA-busting
+// patterns. Each case ends in the right verdict or in a refusal that names the budget; the
+// children run under the 1 GiB target (address space capped at 2 GiB: the engines reserve
+// more than they touch) and the parent checks the peak resident set against it.
+// ---------------------------------------------------------------------------------------------
+
+fn full_subset() -> ParseOptions {
+    ParseOptions::default().with_subset(Subset::Full)
+}
+
+fn parse_full(v: &Value) -> Schema {
+    Schema::parse_with(v, &full_subset())
+        .unwrap_or_else(|e| panic!("the schema should parse in the full subset: {e}"))
+}
+
+/// Runs a budget case in a child process and checks the 1 GiB peak target.
+fn run_budget_child(case: &str) {
+    let run = run_child(case, 2048);
+    assert!(
+        run.peak_kib < 1024 * 1024,
+        "{case}: peak resident memory {} MiB, over the 1 GiB target",
+        run.peak_kib / 1024
+    );
+}
+
+/// How one validation ended under the default budget.
+#[derive(Debug, PartialEq)]
+enum Judged {
+    Valid,
+    Invalid,
+    /// Refused by the work budget, which had this many steps.
+    OutOfWork(u64),
+}
+
+/// Validates `instance` every way (`is_valid`, `validate`, `accept` through a lowering) and
+/// checks that they agree: the verdict, or a refusal by the work budget that says which
+/// operation ran out, how many steps it had and how to raise it. Prints the time, and for a
+/// refusal the time per step of the budget.
+fn judge(s: &Schema, instance: &Value, what: &str) -> Judged {
+    let t = Instant::now();
+    let quick = s.is_valid(instance);
+    let quick_time = t.elapsed();
+    let t = Instant::now();
+    let full = s.validate(instance);
+    let full_time = t.elapsed();
+    let work_error = full
+        .as_ref()
+        .err()
+        .and_then(|e| e.errors.iter().find(|e| e.is_work_limit()).cloned());
+    let plan = s.lower(Target::Ollama, &LowerOptions::default());
+    let t = Instant::now();
+    let accepted = plan.accept(instance);
+    let accept_time = t.elapsed();
+    let verdict = match (&accepted, &work_error) {
+        (Err(AcceptError::Work(e)), Some(v)) => {
+            assert!(!quick, "{what}: is_valid accepts what ran out of budget");
+            assert!(
+                v.message.starts_with("validation stopped after")
+                    && v.message.contains("Limits::with_work_per_byte"),
+                "{what}: the validation error names the operation and the knob: {}",
+                v.message
+            );
+            let text = e.to_string();
+            assert!(
+                text.starts_with("accepting the answer stopped after")
+                    && text.contains(&e.budget.to_string())
+                    && text.contains("--work-per-byte"),
+                "{what}: the accept error names the operation, the count and the knob: {text}"
+            );
+            let slowest = quick_time.max(full_time).max(accept_time);
+            println!(
+                "{what}: refused by the budget ({} steps for {} bytes): is_valid {quick_time:.2?}, validate {full_time:.2?}, accept {accept_time:.2?} (slowest {:.1} ns per step of the budget); at {} (schema {})",
+                e.budget,
+                e.input_bytes,
+                slowest.as_nanos() as f64 / e.budget as f64,
+                v.instance_path,
+                v.schema_path,
+            );
+            Judged::OutOfWork(e.budget)
+        }
+        (Ok(v), None) => {
+            assert!(quick, "{what}: accepted, but is_valid disagrees");
+            assert!(full.is_ok(), "{what}: accepted, but validate disagrees");
+            assert_eq!(v, instance, "{what}: accept returns the answer");
+            println!("{what}: valid in is_valid {quick_time:.2?}, validate {full_time:.2?}, accept {accept_time:.2?}");
+            Judged::Valid
+        }
+        // Too deep for the answer lens (256 levels): not accepted, as the validators say.
+        (Err(AcceptError::Invalid(_) | AcceptError::Shape { .. }), None) => {
+            assert!(!quick, "{what}: rejected, but is_valid accepts");
+            assert!(full.is_err(), "{what}: rejected, but validate accepts");
+            println!("{what}: invalid in is_valid {quick_time:.2?}, validate {full_time:.2?}, accept {accept_time:.2?}");
+            Judged::Invalid
+        }
+        (a, v) => panic!("{what}: the entry points disagree: accept {a:?}, validate's work error {v:?}, is_valid {quick}"),
+    };
+    verdict
+}
+
+/// Lowers `s` for every target and profile: each lowering either stays within the budget or
+/// falls back to prompt mode with a loss that names the budget.
+fn lower_within_budget(s: &Schema, what: &str) {
+    let t = Instant::now();
+    let mut refused = 0;
+    for l in lower_everywhere(s) {
+        if l.losses().iter().any(|x| x.reason.contains("work budget")) {
+            assert_eq!(l.mode(), Mode::Prompt, "{what}: {}", l.target());
+            refused += 1;
+        }
+    }
+    println!(
+        "{what}: 18 lowerings in {:.2?} ({refused} past the budget)",
+        t.elapsed()
+    );
+}
+
+/// Every operation runs out the same way under a budget the caller sets: a typed error that
+/// names the operation, the count and the knob, never a panic or a partial result.
+#[test]
+fn every_operation_refuses_past_a_caller_set_budget() {
+    let tight = Limits::default().with_work_floor(200).with_work_per_byte(0);
+    let props: Map<String, Value> = (0..100)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                json!({"type": "array", "items": {"type": "integer", "minimum": 0}}),
+            )
+        })
+        .collect();
+    let schema = json!({"type": "object", "properties": props, "additionalProperties": false});
+    // Parse: a `Work` violation; the schema is refused.
+    let e = Schema::parse_with(&schema, &ParseOptions::default().with_limits(tight))
+        .expect_err("200 steps do not parse 201 nodes");
+    let v = e
+        .violations
+        .iter()
+        .find_map(|v| match &v.kind {
+            ViolationKind::Work(w) => Some(w),
+            _ => None,
+        })
+        .expect("a work violation");
+    assert_eq!((v.operation, v.budget), (Operation::Parse, 200));
+    assert!(
+        e.to_string()
+            .contains("parsing the schema stopped after 200 steps"),
+        "{e}"
+    );
+    // The rest: a schema parsed with room to parse, but not to validate, lower or accept.
+    let room = Limits::default()
+        .with_work_floor(4_000)
+        .with_work_per_byte(0);
+    let s = Schema::parse_with(&schema, &ParseOptions::default().with_limits(room))
+        .expect("4,000 steps parse 201 nodes");
+    let instance = Value::Object(
+        (0..100)
+            .map(|i| {
+                (
+                    format!("p{i}"),
+                    Value::Array((0..50).map(|j| json!(j)).collect()),
+                )
+            })
+            .collect(),
+    );
+    let small = json!({"p1": [1]});
+    assert!(
+        s.is_valid(&small) && s.validate(&small).is_ok(),
+        "small enough"
+    );
+    // 100 arrays of 50 items take about 10,000 steps; at 0 per byte, counting the instance's
+    // bytes adds nothing, so the validation is refused.
+    assert!(!s.is_valid(&instance));
+    let errors = s.validate(&instance).expect_err("refused");
+    let last = errors.errors.last().expect("an error");
+    assert!(last.is_work_limit(), "{last}");
+    assert!(
+        last.message
+            .starts_with("validation stopped after 4000 steps"),
+        "{}",
+        last.message
+    );
+    // Lowering tries the conservative and the reshaped form: together past 4,000 steps.
+    let reshaping = LowerOptions::default().with_profile(Profile::Reshaping);
+    let lowered = s.lower(Target::OpenAi, &reshaping);
+    assert_eq!(lowered.mode(), Mode::Prompt);
+    assert!(
+        lowered
+            .losses()
+            .iter()
+            .any(|l| l.reason.starts_with("lowering stopped after 4000 steps")),
+        "{:?}",
+        lowered.losses()
+    );
+    let plan = s.lower(Target::Ollama, &LowerOptions::default());
+    match plan.accept(instance.to_string().as_str()) {
+        Err(AcceptError::Work(w)) => {
+            assert_eq!(w.operation, Operation::Accept);
+            assert!(w.to_string().contains("Limits::with_work_per_byte"), "{w}");
+        }
+        other => panic!("expected a work error, got {other:?}"),
+    }
+    // Reshaping an answer (encode, lift): one step per value.
+    let one = Schema::parse_with(
+        &json!({"type": "object", "properties": {"p": {"type": "array", "items": {"type": "integer"}}}}),
+        &ParseOptions::default().with_limits(room),
+    )
+    .expect("parses");
+    let reshaped = one.lower(Target::OpenAi, &reshaping);
+    assert!(reshaped.is_reshaped(), "{:?}", reshaped.losses());
+    let long = json!({"p": (0..200_000).collect::<Vec<_>>()});
+    assert!(matches!(reshaped.encode(&long), Err(AcceptError::Work(_))));
+    assert!(matches!(reshaped.lift(&long), Err(AcceptError::Work(_))));
+    assert!(matches!(
+        reshaped.accept(long.to_string().as_str()),
+        Err(AcceptError::Work(_))
+    ));
+    assert_eq!(
+        reshaped.accept(r#"{"p": [1, 2]}"#).ok(),
+        Some(json!({"p": [1, 2]}))
+    );
+}
+
+/// `patternProperties` over many members: every member name is matched against every pattern.
+#[test]
+fn full_subset_pattern_properties_over_many_members() {
+    run_budget_child("full-pattern-properties");
+}
+
+fn case_full_pattern_properties() {
+    let patterns = |n: usize| -> Map<String, Value> {
+        (0..n)
+            .map(|i| (format!("^p{i}_"), json!({"type": "null"})))
+            .collect()
+    };
+    let members = |n: usize, patterns: usize| -> Value {
+        Value::Object(
+            (0..n)
+                .map(|j| (format!("p{}_{j}", j % patterns), Value::Null))
+                .collect(),
+        )
+    };
+    let s = parse_full(&json!({
+        "type": "object",
+        "patternProperties": patterns(1_000),
+        "additionalProperties": false
+    }));
+    assert_eq!(
+        judge(&s, &members(2_000, 1_000), "1,000 patterns × 2,000 members"),
+        Judged::Valid
+    );
+    let mut wrong = members(2_000, 1_000);
+    wrong["q"] = json!(null);
+    assert_eq!(
+        judge(
+            &s,
+            &wrong,
+            "1,000 patterns × 2,000 members, one not allowed"
+        ),
+        Judged::Invalid
+    );
+    lower_within_budget(&s, "1,000 patterns");
+    let s = parse_full(&json!({
+        "type": "object",
+        "patternProperties": patterns(4_000),
+        "additionalProperties": false
+    }));
+    assert!(matches!(
+        judge(
+            &s,
+            &members(50_000, 4_000),
+            "4,000 patterns × 50,000 members"
+        ),
+        Judged::OutOfWork(_)
+    ));
+}
+
+/// `unevaluatedProperties` and `unevaluatedItems` over nested `anyOf`: with annotations to
+/// collect, every branch of every union is evaluated, so a DAG of shared unions unfolds.
+#[test]
+fn full_subset_unevaluated_over_nested_unions() {
+    run_budget_child("full-unevaluated");
+}
+
+fn case_full_unevaluated() {
+    for (levels, expect_budget) in [(8, false), (40, true)] {
+        let mut props = reference_dag(levels, "anyOf", json!({"properties": {"a": true}}));
+        props["unevaluatedProperties"] = json!(false);
+        let s = parse_full(&props);
+        let what = format!("unevaluatedProperties over {levels} levels of shared anyOf");
+        match judge(&s, &json!({"a": 1}), &what) {
+            Judged::OutOfWork(_) => assert!(expect_budget, "{what}: refused"),
+            verdict => {
+                assert!(!expect_budget, "{what}: {verdict:?}, expected a refusal");
+                assert_eq!(verdict, Judged::Valid);
+                assert_eq!(judge(&s, &json!({"a": 1, "b": 2}), &what), Judged::Invalid);
+            }
+        }
+        lower_within_budget(&s, &what);
+        let mut items = reference_dag(levels, "anyOf", json!({"prefixItems": [true]}));
+        items["unevaluatedItems"] = json!(false);
+        let s = parse_full(&items);
+        let what = format!("unevaluatedItems over {levels} levels of shared anyOf");
+        match judge(&s, &json!([1]), &what) {
+            Judged::OutOfWork(_) => assert!(expect_budget, "{what}: refused"),
+            verdict => {
+                assert!(!expect_budget, "{what}: {verdict:?}, expected a refusal");
+                assert_eq!(verdict, Judged::Valid);
+                assert_eq!(judge(&s, &json!([1, 2]), &what), Judged::Invalid);
+            }
+        }
+    }
+    // Wide instead of deep: 200 branches that each evaluate every member of a big object.
+    let branches: Vec<Value> = (0..100)
+        .map(|i| json!({"properties": {format!("m{i}"): {"type": "integer"}}, "additionalProperties": {"type": "integer"}}))
+        .collect();
+    let s = parse_full(&json!({"anyOf": branches, "unevaluatedProperties": false}));
+    let big = Value::Object((0..50_000).map(|i| (format!("m{i}"), json!(i))).collect());
+    let verdict = judge(
+        &s,
+        &big,
+        "100 anyOf branches × 50,000 members, unevaluatedProperties",
+    );
+    assert!(verdict == Judged::Valid || matches!(verdict, Judged::OutOfWork(_)));
+}
+
+/// `$dynamicRef` chains: every evaluation walks the dynamic scope and its resources' anchors.
+#[test]
+fn full_subset_dynamic_reference_chains() {
+    run_budget_child("full-dynamic-ref");
+}
+
+fn case_full_dynamic_ref() {
+    // The standard recursive shape (a tree whose node schema is extended dynamically).
+    let tree = json!({
+        "$id": "https://example.com/tree",
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$dynamicRef": "#node"}}}
+    });
+    let s = parse_full(&tree);
+    // Within the walk's nesting cap, then past it (refused, not overflowed).
+    let mut deep = json!({});
+    for _ in 0..50 {
+        deep = json!({"children": [deep]});
+    }
+    assert_eq!(judge(&s, &deep, "a tree 50 levels deep"), Judged::Valid);
+    for _ in 0..950 {
+        deep = json!({"children": [deep]});
+    }
+    assert_eq!(
+        judge(&s, &deep, "a tree 1,000 levels deep"),
+        Judged::Invalid
+    );
+    dismantle(deep);
+    let wide =
+        json!({"children": (0..100_000).map(|_| json!({"children": []})).collect::<Vec<_>>()});
+    assert_eq!(judge(&s, &wide, "a tree of 100,000 leaves"), Judged::Valid);
+    lower_within_budget(&s, "recursive tree");
+    // Many anchors in the resource, one dynamic reference per item: each evaluation scans them.
+    let mut defs = Map::new();
+    for i in 0..10_000 {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$dynamicAnchor": format!("a{i}"), "type": "integer"}),
+        );
+    }
+    let s = parse_full(&json!({
+        "$id": "https://example.com/anchors",
+        "$defs": defs,
+        "type": "array",
+        "items": {"$dynamicRef": "#a9999"}
+    }));
+    let items = Value::Array((0..20_000).map(|i| json!(i)).collect());
+    let verdict = judge(&s, &items, "10,000 dynamic anchors × 20,000 items");
+    assert!(verdict == Judged::Valid || matches!(verdict, Judged::OutOfWork(_)));
+    lower_within_budget(&s, "10,000 dynamic anchors");
+}
+
+/// `contains` over big arrays, alone and under a wide union.
+#[test]
+fn full_subset_contains_over_big_arrays() {
+    run_budget_child("full-contains");
+}
+
+fn case_full_contains() {
+    let s = parse_full(&json!({
+        "type": "array",
+        "contains": {"type": "string", "pattern": "^x+$"},
+        "minContains": 2
+    }));
+    let ints = Value::Array((0..1_000_000).map(|i| json!(i)).collect());
+    assert_eq!(
+        judge(&s, &ints, "contains over 1,000,000 items"),
+        Judged::Invalid
+    );
+    let mut two = (0..1_000_000).map(|i| json!(i)).collect::<Vec<_>>();
+    two.push(json!("xx"));
+    two.push(json!("xxx"));
+    assert_eq!(
+        judge(&s, &Value::Array(two), "contains over 1,000,002 items"),
+        Judged::Valid
+    );
+    let branches: Vec<Value> = (0..1_000)
+        .map(|k| json!({"contains": {"const": -1 - k}}))
+        .collect();
+    let s = parse_full(&json!({"anyOf": branches}));
+    let items = Value::Array((0..100_000).map(|i| json!(i)).collect());
+    assert!(matches!(
+        judge(
+            &s,
+            &items,
+            "1,000 anyOf branches of contains × 100,000 items"
+        ),
+        Judged::OutOfWork(_)
+    ));
+    lower_within_budget(&s, "1,000 branches of contains");
+}
+
+/// `dependentSchemas`: each present member applies a schema to the whole object.
+#[test]
+fn full_subset_dependent_schemas() {
+    run_budget_child("full-dependent-schemas");
+}
+
+fn case_full_dependent_schemas() {
+    let deps = |n: usize| -> Map<String, Value> {
+        (0..n)
+            .map(|i| {
+                (
+                    format!("k{i}"),
+                    json!({"additionalProperties": {"type": "integer"}, "required": [format!("k{i}")]}),
+                )
+            })
+            .collect()
+    };
+    let object = |n: usize| Value::Object((0..n).map(|i| (format!("k{i}"), json!(i))).collect());
+    let s = parse_full(&json!({"type": "object", "dependentSchemas": deps(100)}));
+    assert_eq!(
+        judge(&s, &object(100), "100 dependent schemas × 100 members"),
+        Judged::Valid
+    );
+    let mut wrong = object(100);
+    wrong["k7"] = json!("seven");
+    assert_eq!(
+        judge(&s, &wrong, "100 dependent schemas, one member wrong"),
+        Judged::Invalid
+    );
+    let s = parse_full(&json!({"type": "object", "dependentSchemas": deps(5_000)}));
+    assert!(matches!(
+        judge(
+            &s,
+            &object(5_000),
+            "5,000 dependent schemas × 5,000 members"
+        ),
+        Judged::OutOfWork(_)
+    ));
+    lower_within_budget(&s, "5,000 dependent schemas");
+}
+
+/// `if`/`then`/`else`: nested 60 deep (written out), and shared through references, where
+/// each level evaluates the next twice (the condition and a branch).
+#[test]
+fn full_subset_if_then_else_nesting() {
+    run_budget_child("full-if-then-else");
+}
+
+fn case_full_if_then_else() {
+    let mut nested = json!({"type": "integer"});
+    for i in 0..60 {
+        nested = json!({"if": {"minimum": i}, "then": nested, "else": {"type": "integer"}});
+    }
+    let s = parse_full(&nested);
+    assert_eq!(
+        judge(&s, &json!(100), "if/then/else nested 60 deep"),
+        Judged::Valid
+    );
+    assert_eq!(
+        judge(&s, &json!("x"), "if/then/else nested 60 deep, a string"),
+        Judged::Invalid
+    );
+    lower_within_budget(&s, "if/then/else nested 60 deep");
+    let mut defs = Map::new();
+    for i in 0..40 {
+        let next = json!({"$ref": format!("#/$defs/x{}", i + 1)});
+        defs.insert(
+            format!("x{i}"),
+            json!({"if": next, "then": next, "else": next}),
+        );
+    }
+    defs.insert("x40".into(), json!({"type": "integer"}));
+    let s = parse_full(&json!({"$defs": defs, "$ref": "#/$defs/x0"}));
+    assert!(matches!(
+        judge(&s, &json!(1), "if/then/else shared 40 deep"),
+        Judged::OutOfWork(_)
+    ));
+    lower_within_budget(&s, "if/then/else shared 40 deep");
+}
+
+/// The ADR-126 walk is memoised and linear per (node, value), but a wide union over a big
+/// answer is a product: 2,000 branches × 200,000 items.
+#[test]
+fn unions_over_big_answers_are_bounded_by_the_budget() {
+    run_budget_child("budget-subset-walk");
+}
+
+fn case_budget_subset_walk() {
+    let branches: Vec<Value> = (0..2_000)
+        .map(|i| json!({"type": "array", "items": {"type": "integer", "maximum": 1_000_000 + i}, "maxItems": 1_000_000 - i}))
+        .collect();
+    let s = parse(&json!({"anyOf": branches}));
+    let small = Value::Array((0..100).map(|i| json!(i)).collect());
+    assert_eq!(
+        judge(&s, &small, "2,000 array branches × 100 items"),
+        Judged::Valid
+    );
+    let mut big: Vec<Value> = (0..200_000).map(|i| json!(i)).collect();
+    big.push(json!(5_000_000));
+    assert!(matches!(
+        judge(
+            &s,
+            &Value::Array(big),
+            "2,000 array branches × 200,001 items"
+        ),
+        Judged::OutOfWork(_)
+    ));
+    lower_within_budget(&s, "2,000 array branches");
+}
+
+/// Patterns whose lazy DFA gives up (a few bytes are enough): the NFA fallback is charged at
+/// its worst case before it runs, so a long string is refused by the budget, never matched for
+/// minutes; a pattern too large to match even a short string is refused when parsed.
+#[test]
+fn dfa_busting_patterns_are_refused_or_bounded() {
+    run_budget_child("dfa-busting-patterns");
+}
+
+fn case_dfa_busting_patterns() {
+    let random_ab: String = {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        (0..1 << 20)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x & 1 == 0 {
+                    'a'
+                } else {
+                    'b'
+                }
+            })
+            .collect()
+    };
+    let short = json!(format!("{}c", "a".repeat(40)));
+    let long = json!(random_ab);
+    for (pattern, on_short, on_long) in [
+        ("(?:a|b)*a(?:a|b){20}c", Judged::Valid, Judged::Invalid),
+        ("a(?:a|b){5000}c", Judged::Invalid, Judged::Invalid),
+        (
+            &*("a".repeat(4_000) + "!"),
+            Judged::Invalid,
+            Judged::Invalid,
+        ),
+        ("\\p{L}{0,100}b", Judged::Invalid, Judged::Valid),
+    ] {
+        let s = parse(&json!({"type": "string", "pattern": pattern}));
+        assert_eq!(
+            judge(&s, &short, &format!("{pattern:.30} on 41 bytes")),
+            on_short
+        );
+        // On 1 MiB the verdict, or a refusal when the engine's slow path would cost more
+        // than the budget.
+        let verdict = judge(&s, &long, &format!("{pattern:.30} on 1 MiB"));
+        assert!(
+            verdict == on_long || matches!(verdict, Judged::OutOfWork(_)),
+            "{pattern:.30} on 1 MiB: {verdict:?}"
+        );
+    }
+    for pattern in ["(?:\\p{L}|\\p{N}){1,200}!", "(?:(?:a{1000}){1000}){1000}"] {
+        let e = Schema::parse(&json!({"type": "string", "pattern": pattern}))
+            .expect_err("too costly to match");
+        assert!(
+            e.violations.iter().any(|v| matches!(
+                v.kind,
+                ViolationKind::Pattern(PatternError::TooCostly { .. })
+            )),
+            "{pattern}: {e}"
+        );
+        assert!(e.to_string().contains("Limits::work_floor"), "{e}");
+        println!("{pattern}: refused: {}", e.violations[0]);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -124,6 +124,12 @@ pub struct ParseArgs {
     /// Longest `pattern`, in characters.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_pattern_len)]
     pub max_pattern_len: usize,
+    /// Work budget of every operation, in steps per byte of its input (schema, answer).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().work_per_byte)]
+    pub work_per_byte: u64,
+    /// Steps every operation may take whatever the size of its input.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().work_floor)]
+    pub work_floor: u64,
 }
 
 impl ParseArgs {
@@ -151,7 +157,9 @@ impl ParseArgs {
                 .with_max_depth(self.max_depth)
                 .with_max_nodes(self.max_nodes)
                 .with_max_enum_values(self.max_enum_values)
-                .with_max_pattern_len(self.max_pattern_len),
+                .with_max_pattern_len(self.max_pattern_len)
+                .with_work_per_byte(self.work_per_byte)
+                .with_work_floor(self.work_floor),
         )
     }
 }

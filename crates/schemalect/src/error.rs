@@ -1,7 +1,7 @@
 //! Typed errors. Each names where (a JSON Pointer), what (the keyword) and why, and a failing
 //! check lists every problem it found, not just the first.
 
-use crate::limits::Limit;
+use crate::limits::{Limit, WorkExceeded};
 use crate::pattern::PatternError;
 use crate::pointer::Pointer;
 use std::fmt;
@@ -108,6 +108,9 @@ pub enum ViolationKind {
     /// `full` subset: a reference that resolves to no schema of the document or of the
     /// documents provided (nothing is fetched).
     Unresolved(String),
+    /// The operation's work budget ([`Limit::Work`]) was spent: which operation, and the
+    /// numbers.
+    Work(WorkExceeded),
     /// A limit was exceeded.
     Limit {
         /// Which limit.
@@ -155,6 +158,7 @@ impl fmt::Display for ViolationKind {
                 f,
                 "the reference `{uri}` resolves to no schema in this document or the documents provided (nothing is fetched); provide it with `ParseOptions::with_resource` (CLI: `--resource URI=FILE`)"
             ),
+            ViolationKind::Work(e) => write!(f, "{e}"),
             ViolationKind::Limit { limit, max } => {
                 let (field, flag) = limit.knob();
                 write!(
@@ -179,6 +183,18 @@ pub struct ValidationError {
     pub keyword: &'static str,
     /// What is wrong, in words.
     pub message: String,
+}
+
+impl ValidationError {
+    /// The keyword of the error that says validation ran out of its work budget
+    /// ([`Limit::Work`]): the instance is then not accepted, and the error's paths say where
+    /// the budget ran out.
+    pub const WORK: &'static str = "$work";
+
+    /// True for the error that says validation ran out of its work budget.
+    pub fn is_work_limit(&self) -> bool {
+        self.keyword == Self::WORK
+    }
 }
 
 impl fmt::Display for ValidationError {

@@ -87,6 +87,12 @@ pub(crate) struct Ir {
     /// The `full` subset's keywords and resources, beside the arena rather than in each node:
     /// ADR-126 and extended nodes stay the size they were (one pointer per schema, `None`).
     pub(crate) full: Option<Box<FullIr>>,
+    /// The limits the schema was parsed with: their work budget applies to what is done with
+    /// it (validate, lower, accept).
+    pub(crate) limits: crate::limits::Limits,
+    /// The size of the schema's text in bytes (from below for a `Value`), which the budgets of
+    /// those operations count as input.
+    pub(crate) source_bytes: u64,
 }
 
 impl Schema {
@@ -105,9 +111,31 @@ impl Schema {
                 tags: Default::default(),
                 plan: Default::default(),
                 full: None,
+                limits: crate::limits::Limits::default(),
+                source_bytes: 0,
             }),
             from_serde: false,
         }
+    }
+
+    /// The same schema, recording the limits it was parsed with and the size of its text.
+    pub(crate) fn with_source(mut self, limits: crate::limits::Limits, bytes: u64) -> Schema {
+        // A parse's schema is fresh: nothing else holds its arena yet.
+        if let Some(ir) = Arc::get_mut(&mut self.ir) {
+            ir.limits = limits;
+            ir.source_bytes = bytes;
+        }
+        self
+    }
+
+    /// The limits whose work budget applies to operations on this schema.
+    pub(crate) fn limits(&self) -> &crate::limits::Limits {
+        &self.ir.limits
+    }
+
+    /// The size of the schema's text, in bytes (0 for a schema made by a rewrite).
+    pub(crate) fn source_bytes(&self) -> u64 {
+        self.ir.source_bytes
     }
 
     /// A `full` subset schema: the arena plus the keywords and resources only it has.

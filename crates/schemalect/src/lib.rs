@@ -525,7 +525,9 @@
 //!
 //! Schemas and answers may come from users, registries and models. Parsing is bounded by
 //! [`Limits`] (depth, node count, enum size, pattern length), patterns run on a linear-time
-//! engine, and nothing in the library panics on any input.
+//! engine, every operation (parse, validate, lower, accept) runs within a work budget
+//! proportional to its input ([`Limits::work_per_byte`]), and nothing in the library panics on
+//! any input (`docs/security.md`).
 #![cfg_attr(
     feature = "schemars",
     doc = "",
@@ -553,6 +555,7 @@
 )]
 #![warn(missing_docs)]
 
+mod budget;
 #[cfg(feature = "schemars")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 pub mod derive;
@@ -647,7 +650,7 @@ impl Schema {
     /// Parses JSON text, then the schema.
     pub fn from_json_str(text: &str, options: &ParseOptions) -> Result<Schema, Error> {
         let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
-        Ok(subset::parse(&value, options)?)
+        Ok(subset::parse_sized(&value, options, text.len() as u64)?)
     }
 }
 

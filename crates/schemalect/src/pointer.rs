@@ -7,11 +7,17 @@
 //! parent, so a node's pointer costs one short token, not its whole path: one long property
 //! name above many nodes is stored once (docs/security.md, finding 6). The text is built only
 //! when asked ([`Pointer::as_str`] caches it; [`fmt::Display`], [`Pointer::write_to`] and the
-//! comparisons stream it without building it).
+//! comparisons stream it without building it). Each segment also keeps the hash of the whole
+//! pointer, computed once from its parent's and its own token when the pointer is first
+//! hashed, so hashing a pointer (the parsers' and lowerings' tables key on pointers) costs
+//! nothing the second time however long its names are: hashing the tokens each time made one
+//! 1 MiB name above 2,000 nodes cost gigabytes of hashing (docs/security.md, finding 6).
+//! Pointers that are never hashed (error and loss locations) never pay for it.
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher, RandomState};
+use std::sync::atomic::{AtomicU64, Ordering as Atomic};
 use std::sync::{Arc, OnceLock};
 
 /// A JSON Pointer such as `/properties/a~1b/items`. The empty pointer is the document root.
@@ -31,6 +37,9 @@ struct Segment {
     token: Box<str>,
     /// Segments from the root to this one, this one included.
     depth: usize,
+    /// The hash of the token sequence from the root to this one, 0 until first asked: equal
+    /// pointers have equal hashes (the chain is hashed with one key per process).
+    hash: AtomicU64,
     /// The escaped text of the whole pointer, once someone asked for it as a `&str`.
     text: OnceLock<Box<str>>,
 }
@@ -64,8 +73,40 @@ impl Pointer {
             parent: self.0.clone(),
             token,
             depth,
+            hash: AtomicU64::new(0),
             text: OnceLock::new(),
         })))
+    }
+
+    /// The hash of the whole token sequence (0 for the root), computed on the way down from
+    /// the nearest segment that has it, and kept. Iterative: a pointer can be as deep as an
+    /// answer nests.
+    fn chain_hash(&self) -> u64 {
+        let Some(leaf) = self.0.as_deref() else {
+            return 0;
+        };
+        let known = leaf.hash.load(Atomic::Relaxed);
+        if known != 0 {
+            return known;
+        }
+        let mut missing = Vec::new();
+        let mut base = 0;
+        let mut at = Some(leaf);
+        while let Some(seg) = at {
+            let h = seg.hash.load(Atomic::Relaxed);
+            if h != 0 {
+                base = h;
+                break;
+            }
+            missing.push(seg);
+            at = seg.parent.as_deref();
+        }
+        for seg in missing.into_iter().rev() {
+            // 0 means "not computed yet".
+            base = chain_hasher().hash_one((base, &*seg.token)).max(1);
+            seg.hash.store(base, Atomic::Relaxed);
+        }
+        base
     }
 
     /// This pointer extended by one reference token (given unescaped; escaped per RFC 6901 in
@@ -186,6 +227,13 @@ impl Pointer {
     }
 }
 
+/// The key segments hash their chains with, drawn once per process: an input cannot aim at
+/// collisions it cannot compute.
+fn chain_hasher() -> &'static RandomState {
+    static KEY: OnceLock<RandomState> = OnceLock::new();
+    KEY.get_or_init(RandomState::new)
+}
+
 fn write_escaped(out: &mut impl fmt::Write, token: &str) -> fmt::Result {
     let mut rest = token;
     while let Some(i) = rest.find(['~', '/']) {
@@ -218,7 +266,9 @@ impl PartialEq for Pointer {
                     if std::ptr::eq(x, y) {
                         return true;
                     }
-                    if x.depth != y.depth || x.token != y.token {
+                    let (hx, hy) = (x.hash.load(Atomic::Relaxed), y.hash.load(Atomic::Relaxed));
+                    let differ = hx != 0 && hy != 0 && hx != hy;
+                    if differ || x.depth != y.depth || x.token != y.token {
                         return false;
                     }
                     a = x.parent.as_deref();
@@ -234,14 +284,9 @@ impl Eq for Pointer {}
 
 impl Hash for Pointer {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        // Equal pointers have equal token sequences (escaping is one-to-one), so hashing the
-        // tokens, leaf first, agrees with equality.
-        state.write_usize(self.len());
-        let mut at = self.0.as_deref();
-        while let Some(seg) = at {
-            seg.token.hash(state);
-            at = seg.parent.as_deref();
-        }
+        // Equal pointers have equal token sequences (escaping is one-to-one), hence equal
+        // chain hashes, computed once when each segment was made.
+        state.write_u64(self.chain_hash());
     }
 }
 

@@ -358,7 +358,7 @@ impl Emitter<'_> {
             // 2020-12 applies `$ref` and its siblings together: write both.
         }
         self.emitted += 1;
-        if self.emitted > MAX_EMITTED_NODES {
+        if self.emitted > MAX_EMITTED_NODES || !crate::budget::charge(crate::budget::NODE_STEPS) {
             self.stopped = true;
             return Err(Self::degrade(
                 node,

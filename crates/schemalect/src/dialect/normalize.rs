@@ -102,7 +102,7 @@ impl Merger {
     }
 
     fn push(&mut self, node: Node) -> Option<NodeId> {
-        if self.nodes.len() >= self.budget {
+        if self.nodes.len() >= self.budget || !crate::budget::charge(crate::budget::NODE_STEPS) {
             return None;
         }
         self.nodes.push(node);

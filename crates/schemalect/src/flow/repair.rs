@@ -215,6 +215,10 @@ fn repair_text(flow: &Flow, reply: &Reply, error: &AcceptError) -> String {
                 at(pointer.as_str())
             );
         }
+        AcceptError::Work(_) => {
+            // The model cannot fix a budget; asking for a shorter answer is what can help.
+            out.push_str("it was too large or too complex to check; answer again, shorter.");
+        }
         AcceptError::Invalid(errors) => {
             let n = errors.errors.len();
             let plural = if n == 1 { "" } else { "s" };

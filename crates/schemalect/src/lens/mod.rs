@@ -120,6 +120,27 @@ pub(crate) struct Sides<'a> {
     pub wire: &'a Schema,
 }
 
+/// One step of the operation's work budget per value reshaped; an error once it is spent (the
+/// operation reports the budget, not this message).
+fn out_of_work(at: &Pointer) -> Result<(), LensError> {
+    if crate::budget::charge(1) {
+        Ok(())
+    } else {
+        Err(err(at, "the work budget is spent"))
+    }
+}
+
+/// A copy of a value the lens leaves as it is, charged by its size: unions lift each branch,
+/// so one answer value can be copied once per branch.
+fn copied(v: &Value, at: &Pointer) -> Result<Value, LensError> {
+    let steps = crate::budget::value_bytes(v) / crate::budget::STRING_BYTES_PER_STEP;
+    if crate::budget::charge(steps) {
+        Ok(v.clone())
+    } else {
+        Err(err(at, "the work budget is spent"))
+    }
+}
+
 fn err(at: &Pointer, message: impl Into<String>) -> LensError {
     LensError {
         pointer: at.clone(),
@@ -183,8 +204,9 @@ impl Lens {
     }
 
     fn enc(&self, x: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
+        out_of_work(at)?;
         Ok(match self {
-            Lens::Identity => x.clone(),
+            Lens::Identity => copied(x, at)?,
             Lens::Envelope(inner) => {
                 let mut m = Map::new();
                 m.insert(VALUE.into(), inner.enc(x, sides, &at.join(VALUE))?);
@@ -204,7 +226,7 @@ impl Lens {
                 }
                 other => other.clone(),
             },
-            Lens::Opaque => Value::String(x.to_string()),
+            Lens::Opaque => Value::String(copied(x, at)?.to_string()),
             Lens::Union(u) => {
                 match u
                     .branches
@@ -219,8 +241,9 @@ impl Lens {
     }
 
     fn lft(&self, w: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
+        out_of_work(at)?;
         Ok(match self {
-            Lens::Identity => w.clone(),
+            Lens::Identity => copied(w, at)?,
             Lens::Envelope(inner) => match w {
                 Value::Object(m) if m.len() == 1 => match m.get(VALUE) {
                     Some(v) => inner.lft(v, sides, &at.join(VALUE))?,

@@ -142,6 +142,8 @@ struct Reshaper<'s> {
 
 impl Reshaper<'_> {
     fn push(&mut self, node: Node) -> NodeId {
+        // Counted; a lowering that runs out is replaced by a prompt lowering when it ends.
+        let _ = crate::budget::charge(crate::budget::NODE_STEPS);
         self.nodes.push(node);
         NodeId((self.nodes.len() - 1) as u32)
     }

@@ -11,9 +11,11 @@ mod widen_full;
 
 pub use target::{Target, UnknownTarget};
 
+use crate::budget;
 use crate::error::ValidationErrors;
 use crate::ir::Schema;
 use crate::lens::{reshape, Lens, LensError, Sides};
+use crate::limits::{Limits, Operation, WorkExceeded};
 use crate::pointer::Pointer;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -286,6 +288,10 @@ pub enum AcceptError {
     /// The answer decodes but fails the source schema.
     #[error(transparent)]
     Invalid(#[from] ValidationErrors),
+    /// Accepting the answer (undoing the reshaping, validating) ran out of its work budget
+    /// ([`crate::limits::Limit::Work`]): the answer is not accepted.
+    #[error(transparent)]
+    Work(#[from] WorkExceeded),
 }
 
 /// One schema lowered for one target.
@@ -527,22 +533,56 @@ impl Lowering {
     /// reshaped). Useful for few-shot examples and for testing. When reshaped, a value with no
     /// encoding the wire accepts (outside the declared fragment, or invalid) is an error.
     pub fn encode(&self, value: &Value) -> Result<Value, AcceptError> {
-        match &self.reshaped {
+        self.metered(budget::value_bytes(value), || match &self.reshaped {
             Some(r) => r
                 .lens
                 .encode_for_wire(value, r.sides())
                 .map_err(shape_error),
             None => copy(value),
-        }
+        })
     }
 
     /// The source value for a decoded answer (identity unless reshaped). Reshapes only: it
     /// never repairs a value, and it does not validate; [`Lowering::accept`] does both steps.
     pub fn lift(&self, answer: &Value) -> Result<Value, AcceptError> {
+        self.metered(budget::value_bytes(answer), || self.lift_value(answer))
+    }
+
+    fn lift_value(&self, answer: &Value) -> Result<Value, AcceptError> {
         match &self.reshaped {
             Some(r) => r.lens.lift(answer, r.sides()).map_err(shape_error),
             None => copy(answer),
         }
+    }
+
+    /// Runs `f` as an [`Operation::Accept`] on `bytes` bytes of answer (and the source schema),
+    /// under the source schema's work budget: past it, [`AcceptError::Work`].
+    fn metered(
+        &self,
+        bytes: u64,
+        f: impl FnOnce() -> Result<Value, AcceptError>,
+    ) -> Result<Value, AcceptError> {
+        let (limits, schema_bytes) = match &self.schema {
+            Some(s) => (*s.limits(), s.source_bytes()),
+            None => (Limits::default(), 0),
+        };
+        let mut f = Some(f);
+        budget::run(
+            Operation::Accept,
+            &limits,
+            schema_bytes.saturating_add(bytes),
+            None,
+            |b| {
+                let out = match f.take() {
+                    Some(f) => f(),
+                    None => copy(&Value::Null),
+                };
+                match b.exceeded() {
+                    Some(e) => Err(AcceptError::Work(e)),
+                    None => out,
+                }
+            },
+        )
     }
 
     /// Decodes the provider's answer, undoes any reshaping and validates the result against the
@@ -551,23 +591,29 @@ impl Lowering {
     /// the text as given).
     pub fn accept<'a>(&self, answer: impl Into<Answer<'a>>) -> Result<Value, AcceptError> {
         let answer = answer.into();
-        let decoded;
-        let value = match &answer {
-            Answer::Text(text) => {
-                decoded = answer_text::decode(text).map_err(|e| AcceptError::Decode {
-                    line: e.line(),
-                    column: e.column(),
-                    message: crate::json_message(&e),
-                })?;
-                &decoded
-            }
-            Answer::Value(v) => *v,
+        let bytes = match &answer {
+            Answer::Text(text) => text.len() as u64,
+            Answer::Value(v) => budget::value_bytes(v),
         };
-        let value = self.lift(value)?;
-        if let Some(schema) = &self.schema {
-            schema.validate(&value)?;
-        }
-        Ok(value)
+        self.metered(bytes, || {
+            let decoded;
+            let value = match &answer {
+                Answer::Text(text) => {
+                    decoded = answer_text::decode(text).map_err(|e| AcceptError::Decode {
+                        line: e.line(),
+                        column: e.column(),
+                        message: crate::json_message(&e),
+                    })?;
+                    &decoded
+                }
+                Answer::Value(v) => *v,
+            };
+            let value = self.lift_value(value)?;
+            if let Some(schema) = &self.schema {
+                schema.validate(&value)?;
+            }
+            Ok(value)
+        })
     }
 }
 
@@ -578,6 +624,27 @@ impl Schema {
     /// With [`Profile::Reshaping`], the target's reshapings are tried as well, and kept only
     /// when they reach a stronger mode than the conservative lowering.
     pub fn lower(&self, target: Target, options: &LowerOptions) -> Lowering {
+        budget::run(
+            Operation::Lower,
+            self.limits(),
+            self.source_bytes(),
+            None,
+            |b| {
+                let lowering = self.lower_within_budget(target, options);
+                match b.exceeded() {
+                    // What was built past the budget is not used: nothing native is sent.
+                    Some(e) => Lowering::prompt(
+                        Some(self.clone()),
+                        target,
+                        vec![Loss::new(&Pointer::root(), "", e.to_string())],
+                    ),
+                    None => lowering,
+                }
+            },
+        )
+    }
+
+    fn lower_within_budget(&self, target: Target, options: &LowerOptions) -> Lowering {
         if let Some((widened, mut losses)) = widen_full::widen(self) {
             // `full`: lowered as its widening to the keywords the dialects know; answers are
             // still held to the `full` schema itself.

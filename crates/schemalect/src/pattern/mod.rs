@@ -25,6 +25,7 @@
 use std::fmt;
 
 mod ast;
+mod engine;
 mod features;
 mod parse;
 mod render;
@@ -44,8 +45,15 @@ pub use parse::MAX_DEPTH;
 
 /// Most bytes the engine may spend compiling one pattern (the `regex` crate's default, made
 /// explicit so errors can name it). Counted repetitions are compiled by copying, so this is
-/// what bounds `(?:a{1000}){1000}`.
+/// what bounds `(?:a{1000}){1000}`. Patterns in schemas have a lower bound of their own,
+/// derived from the work budget ([`Pattern::compile_with`]).
 pub const ENGINE_SIZE_LIMIT: usize = 10 * (1 << 20);
+
+/// The string length, in bytes, that every pattern of a schema must be able to match within
+/// the work floor ([`Limits::work_floor`](crate::Limits::work_floor)) on the engine's slowest
+/// path. This bounds a pattern's compiled size: at the default floor, about 1.9 MB of
+/// program, against 109 KB for the largest of the shared corpus's 2,822 patterns.
+pub const SHORT_STRING: u64 = 64;
 
 /// Most bytes of lazy DFA states one pattern may cache while matching (the `regex` crate's
 /// default is 2 MiB). Matching runs on the lazy DFA, one table step per input byte, while the
@@ -56,12 +64,21 @@ pub const ENGINE_SIZE_LIMIT: usize = 10 * (1 << 20);
 /// and is allocated only as a pattern's matches need it.
 pub const ENGINE_DFA_CACHE: usize = 8 * (1 << 20);
 
+/// What one work step of matching covers: one byte of string times this many bytes of
+/// compiled program. When the engine's lazy DFA cannot keep a pattern's states (a few bytes of
+/// pattern are enough: `(?:a|b)*a(?:a|b){20}c`), matching costs up to about a nanosecond per
+/// byte of string per byte of compiled program (measured: docs/security.md, finding 9), so
+/// the budget charges that, whatever the pattern does on a given string.
+pub const ENGINE_BYTES_PER_STEP: u64 = 32;
+
 /// A compiled `pattern`.
 #[derive(Clone)]
 pub struct Pattern {
     source: Box<str>,
     ast: Ast,
-    regex: regex::Regex,
+    engine: engine::Engine,
+    /// The translation the engine runs.
+    translated: Box<str>,
     /// The pattern's matcher when it has the common anchored shape that needs no engine.
     simple: Option<simple::Simple>,
     features: Features,
@@ -111,6 +128,15 @@ pub enum PatternError {
         /// The limit.
         max: usize,
     },
+    /// Compiles to more than a schema's work budget can match on a short string (see
+    /// [`Pattern::compile_with`]).
+    #[error("pattern is too costly to match: it compiles to more than {max} bytes of program, the most with which a string of {SHORT_STRING} bytes can still be matched within the work floor of {floor} steps when the engine's lazy DFA gives up (about a nanosecond per byte of string per byte of program); this is usually a large `{{n,m}}` bound over a Unicode class or a group: lower the bounds or narrow the class, or raise `Limits::work_floor` (`Limits::with_work_floor`) if the schema is trusted")]
+    TooCostly {
+        /// The largest compiled size the budget allows, in bytes.
+        max: usize,
+        /// [`Limits::work_floor`](crate::Limits::work_floor) in force.
+        floor: u64,
+    },
     /// Would compile to more than [`ENGINE_SIZE_LIMIT`] bytes.
     #[error("pattern is too large for the linear-time engine: it compiles to more than {size_limit} bytes, usually because of a large `{{n,m}}` bound or nested repetitions that multiply; lower the bounds or use `*` or `+`")]
     TooComplex {
@@ -134,6 +160,7 @@ impl PatternError {
             | PatternError::TooDeep { offset, .. } => Some(*offset),
             PatternError::TooLong { .. }
             | PatternError::TooComplex { .. }
+            | PatternError::TooCostly { .. }
             | PatternError::Engine { .. } => None,
         }
     }
@@ -166,33 +193,57 @@ impl fmt::Display for UnsupportedReason {
 }
 
 impl Pattern {
-    /// Compiles an ECMA-262 pattern of at most `max_len` characters.
+    /// Compiles a schema's pattern within `limits`: at most [`Limits::max_pattern_len`]
+    /// characters, and a compiled program small enough that a string of [`SHORT_STRING`]
+    /// bytes can be matched within [`Limits::work_floor`] steps even when the engine's lazy
+    /// DFA gives up (each step of that path covers one byte of string per
+    /// [`ENGINE_BYTES_PER_STEP`] bytes of program); past it, [`PatternError::TooCostly`].
+    ///
+    /// [`Limits::max_pattern_len`]: crate::Limits::max_pattern_len
+    /// [`Limits::work_floor`]: crate::Limits::work_floor
+    pub fn compile_with(source: &str, limits: &crate::Limits) -> Result<Pattern, PatternError> {
+        let affordable =
+            limits.work_floor.saturating_mul(ENGINE_BYTES_PER_STEP) / (SHORT_STRING + 1);
+        let max = usize::try_from(affordable).unwrap_or(usize::MAX);
+        if max >= ENGINE_SIZE_LIMIT {
+            return Pattern::compile(source, limits.max_pattern_len);
+        }
+        Pattern::build(source, limits.max_pattern_len, max).map_err(|e| match e {
+            PatternError::TooComplex { .. } => PatternError::TooCostly {
+                max,
+                floor: limits.work_floor,
+            },
+            other => other,
+        })
+    }
+
+    /// Compiles an ECMA-262 pattern of at most `max_len` characters, within the engine's
+    /// size limit ([`ENGINE_SIZE_LIMIT`]).
     pub fn compile(source: &str, max_len: usize) -> Result<Pattern, PatternError> {
+        Pattern::build(source, max_len, ENGINE_SIZE_LIMIT)
+    }
+
+    fn build(source: &str, max_len: usize, size_limit: usize) -> Result<Pattern, PatternError> {
         let len = source.chars().count();
         if len > max_len {
             return Err(PatternError::TooLong { len, max: max_len });
         }
         let (ast, spelling) = parse::parse(source)?;
         let translated = translate::to_regex(&ast);
-        let regex = regex::RegexBuilder::new(&translated)
-            .size_limit(ENGINE_SIZE_LIMIT)
-            .dfa_size_limit(ENGINE_DFA_CACHE)
-            // Each group level costs at most two engine nesting levels (group and
-            // repetition) plus one for a nested class; the parser bounds the levels.
-            .nest_limit(u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX))
-            .build()
-            .map_err(|e| match e {
-                regex::Error::CompiledTooBig(size_limit) => PatternError::TooComplex { size_limit },
-                other => PatternError::Engine {
-                    message: other.to_string(),
-                },
-            })?;
+        // Each group level costs at most two engine nesting levels (group and repetition)
+        // plus one for a nested class; the parser bounds the levels.
+        let engine = engine::Engine::build(
+            &translated,
+            u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX),
+            size_limit,
+        )?;
         let features = Features::of(&ast, spelling);
         Ok(Pattern {
             source: source.into(),
             simple: simple::Simple::of(&ast),
             ast,
-            regex,
+            engine,
+            translated: translated.into_boxed_str(),
             features,
         })
     }
@@ -207,7 +258,7 @@ impl Pattern {
     pub fn is_match(&self, haystack: &str) -> bool {
         match &self.simple {
             Some(simple) => simple.is_match(haystack),
-            None => self.regex.is_match(haystack),
+            None => self.engine.is_match(haystack),
         }
     }
 
@@ -223,7 +274,17 @@ impl Pattern {
 
     /// The pattern as the `regex` crate runs it, for debugging translations.
     pub fn engine_pattern(&self) -> &str {
-        self.regex.as_str()
+        &self.translated
+    }
+
+    /// Heap bytes of the compiled program the engine runs (0 for a pattern matched without
+    /// the engine).
+    pub fn compiled_size(&self) -> usize {
+        if self.simple.is_some() {
+            0
+        } else {
+            self.engine.compiled_size()
+        }
     }
 
     /// The pattern re-emitted as canonical ECMA-262 (Unicode mode): same constructs and

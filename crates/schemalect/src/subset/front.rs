@@ -7,6 +7,7 @@
 //! violation, so those checks live here once.
 
 use super::{number_rules, tighter};
+use crate::budget::Meter;
 use crate::error::{Violation, ViolationKind};
 use crate::ir::{Enumeration, Node};
 use crate::keywords::Shape;
@@ -24,6 +25,10 @@ pub(super) struct Front {
     pub(super) violations: Vec<Violation>,
     /// The node budget is spent (reported once).
     nodes_exhausted: bool,
+    /// The parse's work budget: a step per node.
+    work: Meter,
+    /// The work budget is spent (reported once).
+    work_exhausted: bool,
 }
 
 impl Front {
@@ -32,6 +37,8 @@ impl Front {
             limits,
             violations: Vec::new(),
             nodes_exhausted: false,
+            work: Meter::new(),
+            work_exhausted: false,
         }
     }
 
@@ -64,6 +71,8 @@ impl Front {
             Limit::Nodes => self.limits.max_nodes,
             Limit::EnumValues => self.limits.max_enum_values,
             Limit::PatternLength => self.limits.max_pattern_len,
+            // Reported as `ViolationKind::Work`, with the numbers (see `out_of_work`).
+            Limit::Work => usize::try_from(self.limits.work_floor).unwrap_or(usize::MAX),
         };
         self.violate(at, keyword, ViolationKind::Limit { limit, max });
     }
@@ -81,11 +90,26 @@ impl Front {
     /// refused, so no subschema is ever dropped silently.
     pub(super) fn out_of_nodes(&mut self, nodes: usize, at: &Pointer, keyword: &str) -> bool {
         if nodes < self.limits.max_nodes {
-            return false;
+            return self.out_of_work(at, keyword);
         }
         if !self.nodes_exhausted {
             self.nodes_exhausted = true;
             self.limit(at, keyword, Limit::Nodes);
+        }
+        true
+    }
+
+    /// True (and reported once, as [`ViolationKind::Work`]) when the parse's work budget is
+    /// spent on the node at `at`: the document is then refused, as past the node limit.
+    fn out_of_work(&mut self, at: &Pointer, keyword: &str) -> bool {
+        if self.work.spend(crate::budget::NODE_STEPS) {
+            return false;
+        }
+        if !self.work_exhausted {
+            self.work_exhausted = true;
+            if let Some(e) = crate::budget::current().and_then(|b| b.exceeded()) {
+                self.violate(at, keyword, ViolationKind::Work(e));
+            }
         }
         true
     }
@@ -122,8 +146,15 @@ impl Front {
             self.limit(at, name, Limit::PatternLength);
             return None;
         }
-        match Pattern::compile(src, self.limits.max_pattern_len) {
-            Ok(p) => Some(p),
+        match Pattern::compile_with(src, &self.limits) {
+            Ok(p) => {
+                // Counted; a parse past its budget stops at its next node.
+                let compiled = p.compiled_size() as u64 + src.len() as u64;
+                let _ = self
+                    .work
+                    .spend(compiled / crate::budget::COMPILED_BYTES_PER_STEP);
+                Some(p)
+            }
             Err(e) => {
                 self.violate(at, name, ViolationKind::Pattern(e));
                 None

@@ -49,6 +49,8 @@ pub(super) fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, Sub
         docs: Vec::new(),
         loaded: HashSet::new(),
         by_uri: HashMap::new(),
+        locations: HashMap::new(),
+        bases: HashMap::new(),
         pending: Vec::new(),
         warnings: Vec::new(),
         unevaluated: false,
@@ -107,8 +109,8 @@ struct Meta {
     vocab: Option<Vocabularies>,
 }
 
-/// The walk's position: the draft, the base URI, and every enclosing resource with the length
-/// of the document pointer at its root (the pointer relative to it is the rest).
+/// The walk's position: the draft, the document, the resource, and the base URI of every
+/// enclosing resource, innermost last.
 #[derive(Clone)]
 struct Ctx {
     draft: Draft,
@@ -116,12 +118,12 @@ struct Ctx {
     vocab: Option<Vocabularies>,
     doc: usize,
     resource: u32,
-    scopes: Vec<(Arc<str>, usize)>,
+    scopes: Vec<Arc<str>>,
 }
 
 impl Ctx {
     fn base(&self) -> &str {
-        self.scopes.last().map_or("", |(b, _)| b)
+        self.scopes.last().map_or("", |b| b)
     }
 }
 
@@ -136,8 +138,15 @@ struct Full<'a> {
     docs: Vec<&'a Value>,
     /// Provided documents parsed so far, by URI.
     loaded: HashSet<String>,
-    /// `base#fragment` (a JSON Pointer relative to the resource, or an anchor) → node.
+    /// `base#anchor` → node.
     by_uri: HashMap<String, NodeId>,
+    /// (document, location in it) → node. JSON Pointer fragments are looked up here from each
+    /// resource of their base: keying on the location rather than on `base#/pointer` text keeps
+    /// the table linear in the document (a long property name above many nodes is not copied
+    /// into each key: docs/security.md, finding 6).
+    locations: HashMap<(usize, Pointer), NodeId>,
+    /// Base URI → the resources that have it, in order.
+    bases: HashMap<Arc<str>, Vec<u32>>,
     pending: Vec<PendingRef>,
     warnings: Vec<Violation>,
     unevaluated: bool,
@@ -167,7 +176,7 @@ impl<'a> Full<'a> {
             vocab,
             doc,
             resource,
-            scopes: vec![(Arc::from(uri), 0)],
+            scopes: vec![Arc::from(uri)],
         };
         self.schema(value, Pointer::root(), "", 0, &ctx)
     }
@@ -190,7 +199,9 @@ impl<'a> Full<'a> {
             draft,
             vocab,
         });
-        (self.resources.len() - 1) as u32
+        let id = (self.resources.len() - 1) as u32;
+        self.bases.entry(Arc::from(base)).or_default().push(id);
+        id
     }
 
     /// The draft and vocabularies of a resource root `v`: those of the meta-schema its
@@ -236,13 +247,10 @@ impl<'a> Full<'a> {
         self.front.out_of_nodes(self.nodes.len(), at, keyword)
     }
 
-    /// Registers node `id` at `at` under every enclosing resource.
+    /// Registers node `id` at its location `at` in the document: every resource that encloses
+    /// it reaches it by a JSON Pointer fragment ([`Full::lookup`]).
     fn register(&mut self, id: NodeId, at: &Pointer, ctx: &Ctx) {
-        let text = at.as_str();
-        for (base, start) in &ctx.scopes {
-            let rel = text.get(*start..).unwrap_or("");
-            self.by_uri.entry(format!("{base}#{rel}")).or_insert(id);
-        }
+        self.locations.entry((ctx.doc, at.clone())).or_insert(id);
     }
 
     /// Parses the subschema `v` at `at`, written under `keyword`.
@@ -304,7 +312,7 @@ impl<'a> Full<'a> {
                 let (draft, vocab) = self.dialect(v, &at, ctx.draft, ctx.vocab);
                 let resource = self.new_resource(base, ctx.doc, at.clone(), (draft, vocab));
                 let mut scopes = ctx.scopes.clone();
-                scopes.push((Arc::from(base), at.as_str().len()));
+                scopes.push(Arc::from(base));
                 inner = Some(Ctx {
                     draft,
                     vocab,
@@ -868,21 +876,32 @@ impl<'a> Full<'a> {
         }
     }
 
-    /// The node a URI names among those parsed.
+    /// The node a URI names among those parsed: an anchor, or the location a JSON Pointer
+    /// fragment names under the first resource of that base that has one there.
     fn lookup(&self, uri: &str) -> Option<NodeId> {
         let (base, frag) = split_fragment(uri);
-        let frag = match decode_fragment(&format!("#{frag}")) {
-            Some(pointer) => pointer,
-            None => frag.to_owned(),
+        let Some(pointer) = decode_fragment(&format!("#{frag}")) else {
+            return self.by_uri.get(&format!("{base}#{frag}")).copied();
         };
-        self.by_uri.get(&format!("{base}#{frag}")).copied()
+        let rel = Pointer::parse(&pointer)?;
+        let tokens: Vec<String> = rel.tokens().collect();
+        let of_base = |r: &&u32| {
+            self.resources
+                .get(**r as usize)
+                .is_some_and(|x| &*x.base == base)
+        };
+        self.bases.get(base)?.iter().filter(of_base).find_map(|r| {
+            let meta = self.meta.get(*r as usize)?;
+            let at = tokens.iter().fold(meta.at.clone(), |p, t| p.join(t));
+            self.locations.get(&(meta.doc, at)).copied()
+        })
     }
 
     /// Parses what `uri` reaches that is not parsed yet: a provided document, or the location
     /// a JSON Pointer fragment names in a resource. `Some` when something was parsed.
     fn reach(&mut self, uri: &str, draft: Draft) -> Option<()> {
         let (base, frag) = split_fragment(uri);
-        let known = self.resources.iter().any(|r| &*r.base == base);
+        let known = self.bases.contains_key(base);
         if !known {
             let options = self.options;
             let doc = options.resources.get(base)?;
@@ -897,7 +916,7 @@ impl<'a> Full<'a> {
             }
         }
         let pointer = decode_fragment(&format!("#{frag}"))?;
-        let r = self.resources.iter().position(|r| &*r.base == base)?;
+        let r = *self.bases.get(base)?.first()? as usize;
         let meta = self.meta.get(r)?;
         let (doc, start, draft, vocab) = (meta.doc, meta.at.clone(), meta.draft, meta.vocab);
         let root = *self.docs.get(doc)?;
@@ -912,7 +931,7 @@ impl<'a> Full<'a> {
             vocab,
             doc,
             resource: r as u32,
-            scopes: vec![(Arc::from(base), start.as_str().len())],
+            scopes: vec![Arc::from(base)],
         };
         self.schema(target, at, "$ref", 0, &ctx).map(|_| ())
     }

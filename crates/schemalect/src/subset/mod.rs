@@ -5,14 +5,14 @@
 //! the error lists every violation in document order. Recursion is bounded by
 //! [`Limits::max_depth`], which is checked before descending.
 
-use crate::error::{SubsetError, ViolationKind};
+use crate::error::{SubsetError, Violation, ViolationKind};
 use crate::ir::Draft;
 use crate::ir::{
     Additional, Annotations, ArrayRules, Bound, Node, NodeId, NumberRules, ObjectRules, Properties,
     Schema, StringRules, Subset,
 };
 use crate::keywords::{self, Role, Shape};
-use crate::limits::Limits;
+use crate::limits::{Limits, Operation};
 use crate::pointer::Pointer;
 use crate::value::{as_exact_u64, cmp_numbers, JsonType, TypeSet};
 use front::{Bounds, Front};
@@ -93,9 +93,34 @@ impl ParseOptions {
 
 /// Parses `value` as a schema of the subset.
 pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
-    if options.subset == Subset::Full {
-        return full::parse(value, options);
-    }
+    parse_sized(value, options, crate::budget::value_bytes(value))
+}
+
+/// [`parse`], for a value whose text is `bytes` long: the work budget is per byte of it, and
+/// the schema keeps the size for the budgets of what is done with it later.
+pub(crate) fn parse_sized(
+    value: &Value,
+    options: &ParseOptions,
+    bytes: u64,
+) -> Result<Schema, SubsetError> {
+    let parsed = crate::budget::run(Operation::Parse, &options.limits, bytes, None, |b| {
+        let parsed = if options.subset == Subset::Full {
+            full::parse(value, options)
+        } else {
+            parse_inner(value, options)
+        };
+        match (parsed, b.exceeded()) {
+            // Spent on the last node's work (a pattern compiled): refused all the same.
+            (Ok(_), Some(e)) => Err(SubsetError {
+                violations: vec![Violation::new(&Pointer::root(), "", ViolationKind::Work(e))],
+            }),
+            (parsed, _) => parsed,
+        }
+    });
+    parsed.map(|s| s.with_source(options.limits, bytes))
+}
+
+fn parse_inner(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
     let mut p = Parser {
         front: Front::new(options.limits),
         subset: options.subset,

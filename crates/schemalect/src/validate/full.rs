@@ -9,12 +9,15 @@
 //!
 //! `$dynamicRef` and `$recursiveRef` follow the dynamic scope: the schema resources the walk
 //! entered on its way to the node, outermost first. Recursion is capped at [`MAX_DEPTH`]
-//! levels and the walk at [`MAX_WORK`] subschema visits (a schema whose references fan out
-//! can otherwise ask for exponentially many); past either, the instance is not accepted and
-//! the error says why.
+//! levels, and the walk spends the operation's work budget (a schema whose references fan out,
+//! or `unevaluated*` over nested unions, can otherwise ask for exponentially many visits):
+//! each subschema visit its [`crate::budget::evaluation_cost`] plus what the `full` keywords
+//! read (`patternProperties` per member and pattern, `dependentRequired` names), each merge of
+//! evaluated annotations their number, each dynamic scope walk its length. Past either, the
+//! instance is not accepted and the error says why.
 
 use super::checks::{self, preview, Sink};
-use super::{admits, Path, Report};
+use super::{admits, Path, Report, Work};
 use crate::error::ValidationError;
 use crate::ir::{Additional, Draft, FullIr, Node, NodeId, Schema};
 use crate::pointer::Pointer;
@@ -28,8 +31,6 @@ mod format;
 
 /// Deepest nesting of subschema visits one validation follows.
 pub(crate) const MAX_DEPTH: usize = 256;
-/// Most subschema visits one validation makes.
-pub(crate) const MAX_WORK: usize = 4_000_000;
 
 /// The dynamic scope: the resources entered, innermost first.
 struct Scope<'a> {
@@ -45,6 +46,10 @@ struct Evaluated<'i> {
 }
 
 impl<'i> Evaluated<'i> {
+    fn len(&self) -> usize {
+        self.props.len() + self.items.len()
+    }
+
     fn merge(&mut self, other: Evaluated<'i>) {
         self.props.extend(other.props);
         self.items.extend(other.items);
@@ -57,7 +62,8 @@ pub(super) struct FullWalk<'s> {
     schema: &'s Schema,
     ir: &'s FullIr,
     depth: Cell<usize>,
-    work: Cell<usize>,
+    /// The walk's share of the operation's work budget.
+    pub(super) work: Work,
     pub(super) exceeded: Cell<bool>,
 }
 
@@ -109,7 +115,7 @@ impl<'s> FullWalk<'s> {
             schema,
             ir,
             depth: Cell::new(0),
-            work: Cell::new(0),
+            work: Work::new(),
             exceeded: Cell::new(false),
         }
     }
@@ -136,7 +142,7 @@ impl<'s> FullWalk<'s> {
                         instance_path: Pointer::root(),
                         schema_path: Pointer::root(),
                         keyword: "$ref",
-                        message: format!("validation stopped: past {MAX_DEPTH} levels of nesting or {MAX_WORK} subschema visits"),
+                        message: format!("validation stopped: past {MAX_DEPTH} levels of nesting"),
                     });
                 }
             }
@@ -162,10 +168,14 @@ impl<'s> FullWalk<'s> {
         errors: &mut Errors<'_>,
         out: &mut Evaluated<'i>,
     ) -> bool {
-        let work = self.work.get() + 1;
-        self.work.set(work);
+        if !self
+            .work
+            .spend(self.schema.node(id), inst, path, self.full_cost(id, inst))
+        {
+            return false;
+        }
         let depth = self.depth.get();
-        if work > MAX_WORK || depth >= MAX_DEPTH {
+        if depth >= MAX_DEPTH {
             self.exceeded.set(true);
             return false;
         }
@@ -185,9 +195,33 @@ impl<'s> FullWalk<'s> {
         let valid = self.keywords(id, inst, path, scope, errors, &mut local);
         self.depth.set(depth);
         if valid && self.collect() {
+            if !self.work.spend_steps(local.len() as u64) {
+                return false;
+            }
             out.merge(local);
         }
         valid
+    }
+
+    /// What the `full` keywords of node `id` read of `inst` beyond
+    /// [`crate::budget::evaluation_cost`]: each member name against each `patternProperties`
+    /// pattern, and the names `dependentRequired` and `dependentSchemas` look up.
+    fn full_cost(&self, id: NodeId, inst: &Value) -> u64 {
+        let (Some(rules), Value::Object(map)) = (self.schema.full_rules(id), inst) else {
+            return 0;
+        };
+        let mut cost = rules.dependent_schemas.len() as u64;
+        for (_, needed) in &rules.dependent_required {
+            cost = cost.saturating_add(1 + needed.len() as u64);
+        }
+        if !rules.pattern_properties.is_empty() {
+            let names: u64 = map
+                .keys()
+                .map(|k| 1 + k.len() as u64 / crate::budget::STRING_BYTES_PER_STEP)
+                .sum();
+            cost = cost.saturating_add(names.saturating_mul(rules.pattern_properties.len() as u64));
+        }
+        cost
     }
 
     #[allow(clippy::too_many_lines)]
@@ -466,6 +500,8 @@ impl<'s> FullWalk<'s> {
         let mut cur = Some(scope);
         while let Some(s) = cur {
             if let Some(r) = self.ir.resources.get(s.resource as usize) {
+                // Charged; a walk past its budget stops at its next visit.
+                let _ = self.work.spend_steps(1 + r.dynamic_anchors.len() as u64);
                 if let Some((_, id)) = r.dynamic_anchors.iter().find(|(n, _)| &**n == name) {
                     found = *id;
                 }
@@ -489,6 +525,7 @@ impl<'s> FullWalk<'s> {
         let mut found = target;
         let mut cur = Some(scope);
         while let Some(s) = cur {
+            let _ = self.work.spend_steps(1);
             if let Some(root) = self
                 .ir
                 .resources

@@ -8,8 +8,10 @@
 //! comes first from the schema's [`plan::Plan`], a compact copy laid out for validation.
 //! Recursion follows the schema, whose depth the front end bounds.
 
+use crate::budget::{self, Budget, Meter};
 use crate::error::{ValidationError, ValidationErrors};
 use crate::ir::{Additional, Node, NodeId, Schema};
+use crate::limits::Operation;
 use crate::pointer::Pointer;
 use crate::value::{is_integer, JsonType, TypeSet};
 use checks::Sink;
@@ -25,33 +27,74 @@ mod full;
 pub(crate) mod plan;
 
 impl Schema {
-    /// True when `instance` satisfies the schema. Stops at the first failure.
+    /// True when `instance` satisfies the schema. Stops at the first failure. False when
+    /// validation runs out of its work budget ([`Limits::work_per_byte`](crate::Limits)).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        if let Some(full) = self.full_ir() {
-            return full::FullWalk::new(self, full).run(self.root(), instance, None);
-        }
-        let walk = Walk::new(self);
-        walk.node(self.root(), instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
+        self.is_valid_at(self.root(), instance)
     }
 
     /// True when `instance` satisfies the subschema `id` of this schema.
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
-        if let Some(full) = self.full_ir() {
-            return full::FullWalk::new(self, full).run(id, instance, None);
-        }
-        let walk = Walk::new(self);
-        walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
+        self.metered(instance, |budget| {
+            let valid = if let Some(full) = self.full_ir() {
+                full::FullWalk::new(self, full).run(id, instance, None)
+            } else {
+                let walk = Walk::new(self);
+                walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
+            };
+            valid && !budget.is_exhausted()
+        })
+    }
+
+    /// Runs a validation of `instance` under the schema's work budget (or the budget of the
+    /// operation in progress). The instance is measured only if the budget without it runs
+    /// out; the validation then runs again (see [`crate::budget::run`]).
+    fn metered<R>(&self, instance: &Value, f: impl FnMut(Budget) -> R) -> R {
+        budget::run(
+            Operation::Validate,
+            self.limits(),
+            self.source_bytes(),
+            Some(&|| budget::value_bytes(instance)),
+            f,
+        )
     }
 
     /// Every way `instance` fails the schema, or `Ok(())`. At most 1,000 errors (and 1 MiB of
     /// error text) are recorded; past that, a last error with an empty keyword says that more
-    /// were omitted.
+    /// were omitted. When validation runs out of its work budget, the instance is not
+    /// accepted, and the last error says so ([`ValidationError::is_work_limit`]).
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
-        let mut errors = Vec::new();
-        if let Some(full) = self.full_ir() {
-            let valid =
-                full::FullWalk::new(self, full).run(self.root(), instance, Some(&mut errors));
-            return match (valid, errors.is_empty()) {
+        self.metered(instance, |budget| {
+            let mut errors = Vec::new();
+            let (valid, stopped) = if let Some(full) = self.full_ir() {
+                let walk = full::FullWalk::new(self, full);
+                let valid = walk.run(self.root(), instance, Some(&mut errors));
+                (valid, walk.work.stopped())
+            } else {
+                let walk = Walk::new(self);
+                let valid = walk.node(self.root(), instance, &Path::Root, &mut errors);
+                if walk.exceeded.get() && errors.is_empty() {
+                    // The limit may have been hit under `not` or a union, whose errors are
+                    // not kept; the instance is not accepted either way.
+                    errors.push(ValidationError {
+                        instance_path: Pointer::root(),
+                        schema_path: Pointer::root(),
+                        keyword: "$ref",
+                        message: format!("validation stopped: the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels"),
+                    });
+                }
+                (valid && !walk.exceeded.get(), walk.work.stopped())
+            };
+            if let Some(e) = budget.exceeded() {
+                let (instance_path, schema_path) = stopped.unwrap_or_default();
+                errors.push(ValidationError {
+                    instance_path,
+                    schema_path,
+                    keyword: ValidationError::WORK,
+                    message: e.to_string(),
+                });
+            }
+            match (valid && errors.is_empty(), errors.is_empty()) {
                 (true, _) => Ok(()),
                 (false, false) => Err(ValidationErrors { errors }),
                 (false, true) => Err(ValidationErrors {
@@ -62,27 +105,8 @@ impl Schema {
                         message: "the instance fails the schema".into(),
                     }],
                 }),
-            };
-        }
-        let walk = Walk::new(self);
-        walk.node(self.root(), instance, &Path::Root, &mut errors);
-        if walk.exceeded.get() {
-            // The limit may have been hit under `not` or a union, whose errors are not kept;
-            // the instance is not accepted either way.
-            if errors.is_empty() {
-                errors.push(ValidationError {
-                    instance_path: Pointer::root(),
-                    schema_path: Pointer::root(),
-                    keyword: "$ref",
-                    message: format!("validation stopped: the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels"),
-                });
             }
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(ValidationErrors { errors })
-        }
+        })
     }
 }
 
@@ -160,6 +184,62 @@ struct Walk<'s> {
     /// is unfolded into a tree of 2^n paths. Made on the first reference: most schemas have
     /// none, and a map costs a random seed.
     shared: RefCell<Option<Shared>>,
+    /// The walk's share of the operation's work budget.
+    work: Work,
+}
+
+/// A walk's share of the operation's work budget: each evaluation of a node on a value spends
+/// [`budget::evaluation_cost`] steps, and the first evaluation the budget cannot pay for is
+/// remembered, for the error.
+pub(crate) struct Work {
+    meter: Meter,
+    /// Where the budget ran out: the instance path and the schema node.
+    stopped: RefCell<Option<(Pointer, Pointer)>>,
+}
+
+impl Work {
+    pub(crate) fn new() -> Work {
+        Work {
+            meter: Meter::new(),
+            stopped: RefCell::new(None),
+        }
+    }
+
+    /// Spends what evaluating `node` on `inst` costs, plus `extra` steps; false (and the place
+    /// remembered) once the budget is spent.
+    #[inline(always)]
+    fn spend(&self, node: &Node, inst: &Value, path: &Path<'_>, extra: u64) -> bool {
+        self.meter
+            .spend(budget::evaluation_cost(node, inst).saturating_add(extra))
+            || self.stop(node, path)
+    }
+
+    /// Spends `n` steps at `node` on the value at `path`; false (and the place remembered)
+    /// once the budget is spent.
+    #[inline(always)]
+    fn spend_at(&self, n: u64, node: &Node, path: &Path<'_>) -> bool {
+        self.meter.spend(n) || self.stop(node, path)
+    }
+
+    /// Spends `n` steps of bookkeeping; false once the budget is spent.
+    #[inline(always)]
+    fn spend_steps(&self, n: u64) -> bool {
+        self.meter.spend(n)
+    }
+
+    #[cold]
+    fn stop(&self, node: &Node, path: &Path<'_>) -> bool {
+        let mut stopped = self.stopped.borrow_mut();
+        if stopped.is_none() {
+            *stopped = Some((path.to_pointer(), node.pointer.clone()));
+        }
+        false
+    }
+
+    /// Where the budget ran out, if it did in this walk.
+    fn stopped(&self) -> Option<(Pointer, Pointer)> {
+        self.stopped.borrow().clone()
+    }
 }
 
 /// Per `$ref` target and instance address: the verdict, and whether its errors were recorded.
@@ -289,10 +369,17 @@ impl<'s> Walk<'s> {
             depth: Cell::new(0),
             exceeded: Cell::new(false),
             shared: RefCell::new(None),
+            work: Work::new(),
         }
     }
 
+    #[inline(always)]
     fn node<R: Report>(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut R) -> bool {
+        // What the visit reads of the value; what the node's keywords add (branches, names,
+        // comparisons) is charged where they run, in `node_inner`.
+        if !self.work.meter.spend(budget::visit_cost(inst)) {
+            return self.work.stop(self.schema.node(id), path);
+        }
         if self.plan.shallow {
             return self.node_inner(id, inst, path, errors);
         }
@@ -379,6 +466,12 @@ impl<'s> Walk<'s> {
             return valid;
         }
         if brief.has & plan::LITERALS != 0 {
+            if !self
+                .work
+                .spend_at(budget::comparison_cost(inst), node, path)
+            {
+                return false;
+            }
             valid &= checks::literals(node, inst, &mut At { errors, node, path });
         }
 
@@ -390,10 +483,21 @@ impl<'s> Walk<'s> {
                 valid &= self.number(node, n, path, errors);
             }
             Value::Array(items) if brief.has & plan::ARRAY != 0 => {
+                let unique = node.array.as_ref().is_some_and(|a| a.unique_items);
+                if unique
+                    && !self
+                        .work
+                        .spend_at(budget::comparison_cost(inst), node, path)
+                {
+                    return false;
+                }
                 valid &= self.array(node, items, path, errors);
             }
             Value::Object(map) if brief.has & plan::OBJECT != 0 => {
                 if let Some(members) = self.plan.members(brief) {
+                    if !self.work.spend_at(members.required as u64, node, path) {
+                        return false;
+                    }
                     valid &= self.object(node, members, map, path, errors);
                 }
             }
@@ -404,6 +508,11 @@ impl<'s> Walk<'s> {
         }
         if brief.has & plan::APPLICATORS == 0 {
             return valid;
+        }
+        // Every branch costs a visit, even one the fast path of `visit` settles.
+        let branches = node.all_of.len() + node.any_of.len() + node.one_of.len();
+        if !self.work.spend_at(branches as u64, node, path) {
+            return false;
         }
 
         for sub in &node.all_of {

@@ -1,0 +1,465 @@
+//! Work budgets: every public operation (parse, validate, lower, accept) counts its steps
+//! against a budget proportional to its input, so that no input within the limits takes more
+//! than a stated time per input byte (docs/security.md, "Work budget").
+//!
+//! A step is one unit of bounded work: a schema node parsed, rewritten or emitted; one schema
+//! node evaluated on one instance value, with the members, items, branches and string bytes
+//! that evaluation reads ([`evaluation_cost`]); one answer value reshaped. The budget of an
+//! operation is [`Limits::work_budget`] of its input's size in bytes (the floor plus
+//! [`Limits::work_per_byte`] per byte).
+//!
+//! One budget per operation, shared by what the operation calls: `accept` validates, the
+//! reshaping lens validates union branches, lowering lowers a widened schema; all of it counts
+//! against the outer operation's budget, which a thread-local holds while the operation runs.
+//! The hot loops (validation walks) count in a [`Meter`] of their own and settle with the
+//! budget when they end or run out, so a step costs an add and a compare.
+//!
+//! Inputs given as a `serde_json::Value` are measured only when an operation would otherwise
+//! run out: measuring costs a pass over the value, which most operations never need (their
+//! work stays under the floor). The operation then runs again with the larger budget, so it
+//! does at most the floor's work twice.
+
+use crate::ir::Node;
+use crate::limits::{Limits, Operation, WorkExceeded};
+use serde_json::Value;
+use std::cell::Cell;
+
+/// The budget of the operation in progress on this thread, in cells: starting an operation
+/// sets them (no allocation, which a validation of a small instance would feel).
+struct State {
+    /// True while an operation runs on this thread.
+    active: Cell<bool>,
+    operation: Cell<Operation>,
+    per_byte: Cell<u64>,
+    floor: Cell<u64>,
+    /// Input bytes counted so far.
+    bytes: Cell<u64>,
+    /// `floor + per_byte × bytes`, saturating.
+    limit: Cell<u64>,
+    spent: Cell<u64>,
+    /// Set when a spend went past the limit; sticky.
+    exhausted: Cell<bool>,
+}
+
+thread_local! {
+    static STATE: State = const {
+        State {
+            active: Cell::new(false),
+            operation: Cell::new(Operation::Parse),
+            per_byte: Cell::new(0),
+            floor: Cell::new(0),
+            bytes: Cell::new(0),
+            limit: Cell::new(0),
+            spent: Cell::new(0),
+            exhausted: Cell::new(false),
+        }
+    };
+}
+
+impl State {
+    fn spend(&self, n: u64) -> bool {
+        let s = self.spent.get().saturating_add(n);
+        self.spent.set(s);
+        if s <= self.limit.get() && !self.exhausted.get() {
+            return true;
+        }
+        self.exhausted.set(true);
+        false
+    }
+
+    fn remaining(&self) -> u64 {
+        if self.exhausted.get() {
+            return 0;
+        }
+        self.limit.get().saturating_sub(self.spent.get())
+    }
+
+    fn start(&self, operation: Operation, limits: &Limits, bytes: u64) {
+        self.active.set(true);
+        self.operation.set(operation);
+        self.per_byte.set(limits.work_per_byte);
+        self.floor.set(limits.work_floor);
+        self.bytes.set(bytes);
+        self.limit.set(limits.work_budget(bytes));
+        self.spent.set(0);
+        self.exhausted.set(false);
+    }
+
+    /// Counts `bytes` more of input and starts the count again (the caller runs the operation
+    /// again from the start).
+    fn restart_with(&self, bytes: u64) {
+        let total = self.bytes.get().saturating_add(bytes);
+        self.bytes.set(total);
+        self.limit.set(
+            self.floor
+                .get()
+                .saturating_add(self.per_byte.get().saturating_mul(total)),
+        );
+        self.spent.set(0);
+        self.exhausted.set(false);
+    }
+}
+
+/// The budget of the operation in progress (a handle on this thread's budget).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget(());
+
+impl Budget {
+    /// Spends `n` steps; false once the budget is spent, and ever after.
+    #[cfg(test)]
+    pub(crate) fn spend(self, n: u64) -> bool {
+        STATE.with(|s| s.spend(n))
+    }
+
+    /// True once a spend went past the budget.
+    pub(crate) fn is_exhausted(self) -> bool {
+        STATE.with(|s| s.exhausted.get())
+    }
+
+    /// What ran out, once something did.
+    pub(crate) fn exceeded(self) -> Option<WorkExceeded> {
+        STATE.with(|s| {
+            s.exhausted.get().then(|| WorkExceeded {
+                operation: s.operation.get(),
+                budget: s.limit.get(),
+                input_bytes: s.bytes.get(),
+                per_byte: s.per_byte.get(),
+                floor: s.floor.get(),
+            })
+        })
+    }
+
+    /// Steps spent so far (for the corpus measurement in the tests).
+    #[cfg(test)]
+    pub(crate) fn spent(self) -> u64 {
+        STATE.with(|s| s.spent.get())
+    }
+}
+
+/// The budget of the operation in progress on this thread.
+pub(crate) fn current() -> Option<Budget> {
+    STATE.with(|s| s.active.get()).then_some(Budget(()))
+}
+
+/// Spends `n` steps of the operation in progress; false once its budget is spent. True when no
+/// operation is in progress (a crate-internal call outside any public operation).
+pub(crate) fn charge(n: u64) -> bool {
+    STATE.with(|s| !s.active.get() || s.spend(n))
+}
+
+/// Ends the thread's operation when the operation that started it ends, however it ends.
+struct Installed;
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        STATE.with(|s| s.active.set(false));
+    }
+}
+
+/// Runs `f` under the budget of the operation in progress, or, when none is, under a new
+/// budget for `operation` on `bytes` bytes of input. When that new budget runs out and
+/// `unmeasured` can measure more input (a `Value` not counted yet), the input is counted and
+/// `f` runs again from the start under the larger budget. `f` reads the outcome from the
+/// budget it is given ([`Budget::exceeded`]).
+pub(crate) fn run<R>(
+    operation: Operation,
+    limits: &Limits,
+    bytes: u64,
+    unmeasured: Option<&dyn Fn() -> u64>,
+    mut f: impl FnMut(Budget) -> R,
+) -> R {
+    if let Some(outer) = current() {
+        return f(outer);
+    }
+    STATE.with(|s| s.start(operation, limits, bytes));
+    let _installed = Installed;
+    let budget = Budget(());
+    let out = f(budget);
+    match unmeasured {
+        Some(measure) if budget.is_exhausted() => {
+            let more = measure();
+            STATE.with(|s| s.restart_with(more));
+            f(budget)
+        }
+        _ => out,
+    }
+}
+
+/// Most steps a [`Meter`] counts before it settles with the budget. What is charged to the
+/// budget directly while a meter is live (a pattern's DFA states, a nested validation's own
+/// meter) is seen at the next settlement, so each live meter can overshoot the budget by at
+/// most this much; settling costs a thread-local access per this many steps.
+const METER_CHUNK: u64 = 1 << 16;
+
+/// A budget's counter for a hot loop: it counts in a field of its own and settles with the
+/// budget when it runs out of what it was given and when it is dropped.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    /// False outside any operation: the meter then never runs out.
+    active: bool,
+    /// Steps this meter was given and has not spent.
+    left: Cell<u64>,
+    /// Steps it was given in all (what it spent is `given - left`).
+    given: Cell<u64>,
+}
+
+impl Meter {
+    /// A meter on the operation in progress (none: it never runs out).
+    pub(crate) fn new() -> Meter {
+        let (active, allowance) = STATE.with(|s| match s.active.get() {
+            true => (true, s.remaining().min(METER_CHUNK)),
+            false => (false, u64::MAX),
+        });
+        Meter {
+            active,
+            left: Cell::new(allowance),
+            given: Cell::new(allowance),
+        }
+    }
+
+    /// Spends `n` steps; false once the operation's budget is spent.
+    #[inline(always)]
+    pub(crate) fn spend(&self, n: u64) -> bool {
+        let left = self.left.get();
+        if n <= left {
+            self.left.set(left - n);
+            return true;
+        }
+        self.settle(n)
+    }
+
+    /// Hands what this meter spent, and the `n` steps it could not pay, to the budget; true
+    /// while the budget has steps left.
+    #[cold]
+    fn settle(&self, n: u64) -> bool {
+        let spent = self.given.get() - self.left.get();
+        if !self.active {
+            self.left.set(u64::MAX);
+            self.given.set(u64::MAX);
+            return true;
+        }
+        STATE.with(|s| {
+            let ok = s.spend(spent.saturating_add(n));
+            let allowance = s.remaining().min(METER_CHUNK);
+            self.left.set(allowance);
+            self.given.set(allowance);
+            ok
+        })
+    }
+}
+
+impl Drop for Meter {
+    fn drop(&mut self) {
+        if self.active {
+            let spent = self.given.get() - self.left.get();
+            STATE.with(|s| s.spend(spent));
+        }
+    }
+}
+
+/// Steps one schema node costs to parse, and one node to rewrite, emit or reshape when
+/// lowering: measured on the shared corpus at about 1 to 2 µs per node for either (pattern
+/// compilation aside), so that a step of every operation costs about the same, 100 to 150 ns
+/// (docs/security.md, "Work budget").
+pub(crate) const NODE_STEPS: u64 = 16;
+
+/// Bytes of compiled pattern program one step of parsing covers (compiling a pattern costs in
+/// proportion to its program).
+pub(crate) const COMPILED_BYTES_PER_STEP: u64 = 64;
+
+/// Bytes of string one step covers: matching a pattern on the lazy DFA, counting code points
+/// or checking a `format` reads a byte in about a nanosecond, a tenth to a fiftieth of a
+/// node evaluation.
+pub(crate) const STRING_BYTES_PER_STEP: u64 = 32;
+
+/// What one visit of any node reads of `inst` itself: its members, items or string bytes
+/// (one, plus this, is what the ADR-126 walk charges per visit; it charges the rest of
+/// [`evaluation_cost`] where the node's keywords need it).
+#[inline(always)]
+pub(crate) fn visit_cost(inst: &Value) -> u64 {
+    1 + match inst {
+        Value::String(s) => s.len() as u64 / STRING_BYTES_PER_STEP,
+        Value::Array(items) => items.len() as u64,
+        Value::Object(map) => map.len() as u64,
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+    }
+}
+
+/// The steps a literal (`enum`, `const`) or `uniqueItems` comparison of `inst` costs: its
+/// size when it is an array or an object (hashed or compared whole), nothing for a scalar.
+pub(crate) fn comparison_cost(inst: &Value) -> u64 {
+    match inst {
+        Value::Array(_) | Value::Object(_) => value_bytes(inst) / STRING_BYTES_PER_STEP,
+        _ => 0,
+    }
+}
+
+/// The steps one evaluation of `node` on `inst` costs, before the subschemas it applies (each
+/// of which is charged on its own): one, plus the branches of its unions and `allOf` (tried
+/// or skipped, each costs a visit), plus what it reads of the value: members and `required`
+/// names for an object, items for an array, string bytes for a string, and the whole value
+/// when a literal (`enum`, `const`) or `uniqueItems` compares it.
+#[inline(always)]
+pub(crate) fn evaluation_cost(node: &Node, inst: &Value) -> u64 {
+    let branches = node.all_of.len() + node.any_of.len() + node.one_of.len();
+    let own = match inst {
+        // A pattern's lazy DFA pass is in this; the states it builds and an NFA fallback
+        // are charged by the pattern engine as they happen.
+        Value::String(s) => s.len() as u64 / STRING_BYTES_PER_STEP,
+        Value::Array(items) => {
+            let mut n = items.len() as u64;
+            let compared = node.constant.is_some()
+                || node.enumeration.is_some()
+                || node.array.as_ref().is_some_and(|a| a.unique_items);
+            if compared {
+                n = n.saturating_add(value_bytes(inst) / STRING_BYTES_PER_STEP);
+            }
+            n
+        }
+        Value::Object(map) => {
+            let mut n =
+                map.len() as u64 + node.object.as_ref().map_or(0, |o| o.required.len() as u64);
+            if node.constant.is_some() || node.enumeration.is_some() {
+                n = n.saturating_add(value_bytes(inst) / STRING_BYTES_PER_STEP);
+            }
+            n
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+    };
+    1 + branches as u64 + own
+}
+
+/// The size of `v`'s compact JSON text, from below: strings and names without their escapes,
+/// every number as one byte. Iterative (a value may nest as deep as its builder made it).
+pub(crate) fn value_bytes(v: &Value) -> u64 {
+    let mut n: u64 = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n = n.saturating_add(match v {
+            Value::Null | Value::Bool(true) => 4,
+            Value::Bool(false) => 5,
+            Value::Number(_) => 1,
+            Value::String(s) => s.len() as u64 + 2,
+            Value::Array(items) => {
+                stack.extend(items);
+                2 + items.len().saturating_sub(1) as u64
+            }
+            Value::Object(map) => {
+                let mut m = 2 + map.len().saturating_sub(1) as u64;
+                for (k, v) in map {
+                    m = m.saturating_add(k.len() as u64 + 3);
+                    stack.push(v);
+                }
+                m
+            }
+        });
+    }
+    n
+}
+
+#[cfg(test)]
+mod corpus;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn value_bytes_is_the_compact_text_size_from_below() {
+        for v in [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!("abc"),
+            json!(7),
+            json!([]),
+            json!({}),
+            json!([1, 2, 3]),
+            json!({"a": [true, null, {"bc": "d"}], "e": {}}),
+        ] {
+            let text = serde_json::to_string(&v).unwrap_or_default();
+            assert!(value_bytes(&v) <= text.len() as u64, "{text}");
+        }
+        let v = json!({"a": [true, null, {"bc": "d"}], "e": {}});
+        let text = serde_json::to_string(&v).unwrap_or_default();
+        assert_eq!(value_bytes(&v), text.len() as u64, "exact without numbers");
+    }
+
+    #[test]
+    fn a_budget_runs_out_once_and_stays_out() {
+        let limits = Limits::default().with_work_floor(10).with_work_per_byte(1);
+        run(Operation::Validate, &limits, 5, None, |b| {
+            assert!(b.spend(15));
+            assert!(!b.spend(1));
+            assert!(!b.spend(0), "sticky");
+            let e = b.exceeded().unwrap_or_else(|| unreachable!());
+            assert_eq!((e.budget, e.input_bytes), (15, 5));
+            let text = e.to_string();
+            assert!(
+                text.starts_with("validation stopped after 15 steps"),
+                "{text}"
+            );
+            assert!(text.contains("Limits::with_work_per_byte"), "{text}");
+            STATE.with(|s| s.restart_with(10));
+            assert!(b.spend(25) && !b.spend(1));
+        });
+        assert!(current().is_none());
+    }
+
+    #[test]
+    fn meters_settle_with_the_operation_in_progress() {
+        let limits = Limits::default().with_work_floor(100).with_work_per_byte(0);
+        let runs = Cell::new(0);
+        let outcome = run(Operation::Validate, &limits, 0, Some(&|| 1_000), |b| {
+            runs.set(runs.get() + 1);
+            let m = Meter::new();
+            let mut ok = true;
+            for _ in 0..150 {
+                ok &= m.spend(1);
+            }
+            drop(m);
+            (ok, b.exceeded())
+        });
+        // Per byte is 0: counting the input does not help, so the second run runs out too.
+        assert_eq!(runs.get(), 2);
+        assert!(!outcome.0 && outcome.1.is_some());
+        assert!(current().is_none(), "cleared when the operation ends");
+        // Outside any operation nothing runs out.
+        let m = Meter::new();
+        assert!((0..1_000).all(|_| m.spend(u64::MAX / 512)));
+        assert!(charge(u64::MAX));
+    }
+
+    #[test]
+    fn what_is_charged_beside_a_live_meter_is_seen_within_a_chunk() {
+        let limits = Limits::default()
+            .with_work_floor(4 * METER_CHUNK)
+            .with_work_per_byte(0);
+        run(Operation::Validate, &limits, 0, None, |b| {
+            let m = Meter::new();
+            // A pattern engine, say, spends the whole budget while the meter is live.
+            assert!(charge(4 * METER_CHUNK));
+            let mut paid = 0u64;
+            while m.spend(1) {
+                paid += 1;
+                if paid > 4 * METER_CHUNK {
+                    break;
+                }
+            }
+            assert!(paid <= METER_CHUNK, "the meter overshot by {paid} steps");
+            assert!(b.is_exhausted());
+        });
+    }
+
+    #[test]
+    fn nested_operations_share_the_outer_budget() {
+        let limits = Limits::default().with_work_floor(10).with_work_per_byte(0);
+        run(Operation::Accept, &limits, 0, None, |outer| {
+            let inner = run(Operation::Validate, &Limits::default(), 0, None, |_| {
+                charge(11)
+            });
+            assert!(!inner && outer.exceeded().map(|e| e.operation) == Some(Operation::Accept));
+        });
+    }
+}

@@ -1,0 +1,144 @@
+//! The matcher under a compiled pattern, with its cost counted: a lazy DFA that says when it
+//! gives up, and an NFA simulation behind it that is run only when the work budget can pay
+//! for it.
+//!
+//! The `regex` crate runs the same two engines (and more), but falls back from the lazy DFA
+//! to the NFA silently, and the fallback costs up to a nanosecond per byte of string per byte
+//! of compiled program: a 15-character pattern (`a(?:a|b){5000}c`) matched 157 µs per byte of
+//! string (docs/security.md, finding 9). Driving the engines here lets each match charge what
+//! it costs: the DFA's bytes, the states it had to build, and the NFA's worst case before it
+//! runs, so that a match the budget cannot pay for is refused instead of run.
+
+use super::{PatternError, ENGINE_BYTES_PER_STEP, ENGINE_DFA_CACHE};
+use crate::budget;
+use regex_automata::hybrid::dfa::{self as lazy, DFA};
+use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
+use regex_automata::util::pool::Pool;
+use regex_automata::util::syntax;
+use regex_automata::Input;
+use std::panic::{RefUnwindSafe, UnwindSafe};
+use std::sync::Arc;
+
+type MakeCache<T> = Box<dyn Fn() -> T + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// Bytes of lazy DFA states built that one work step covers: building a state costs in
+/// proportion to its size (its NFA state set and transitions), measured at 5 to 10 ns per byte
+/// on the thrashing patterns of the adversarial suite (`(?:a|b)*a(?:a|b){20}c`).
+const BUILT_BYTES_PER_STEP: u64 = 4;
+
+/// One compiled pattern's engines and their per-thread caches.
+#[derive(Clone)]
+pub(super) struct Engine(Arc<Inner>);
+
+struct Inner {
+    /// `None` when the pattern's states cannot fit the cache at all: every match is then an
+    /// NFA simulation, charged as such.
+    dfa: Option<(DFA, Pool<lazy::Cache, MakeCache<lazy::Cache>>)>,
+    pikevm: PikeVM,
+    pike_caches: Pool<thompson::pikevm::Cache, MakeCache<thompson::pikevm::Cache>>,
+    /// Heap bytes of the compiled program (the NFA).
+    compiled: usize,
+}
+
+impl Engine {
+    /// Compiles `translated` (the `regex` syntax the translation wrote) with the settings of
+    /// the `regex` crate's `Regex` (UTF-8 strings, leftmost-first) and the size limits of this
+    /// module; past `size_limit` bytes of program, [`PatternError::TooComplex`].
+    pub(super) fn build(
+        translated: &str,
+        nest_limit: u32,
+        size_limit: usize,
+    ) -> Result<Engine, PatternError> {
+        let nfa = thompson::Compiler::new()
+            .syntax(syntax::Config::new().utf8(true).nest_limit(nest_limit))
+            .configure(
+                thompson::Config::new()
+                    .utf8(true)
+                    .nfa_size_limit(Some(size_limit))
+                    .which_captures(WhichCaptures::Implicit),
+            )
+            .build(translated)
+            .map_err(|e| match e.size_limit() {
+                Some(size_limit) => PatternError::TooComplex { size_limit },
+                None => PatternError::Engine {
+                    message: e.to_string(),
+                },
+            })?;
+        let compiled = nfa.memory_usage();
+        let dfa = DFA::builder()
+            .configure(
+                DFA::config()
+                    .unicode_word_boundary(true)
+                    .cache_capacity(ENGINE_DFA_CACHE)
+                    // As the `regex` crate configures it: give up once the cache was cleared
+                    // three times while each state served fewer than ten bytes of string.
+                    .minimum_cache_clear_count(Some(3))
+                    .minimum_bytes_per_state(Some(10)),
+            )
+            .build_from_nfa(nfa.clone())
+            .ok()
+            .map(|dfa| {
+                let d = dfa.clone();
+                let make: MakeCache<lazy::Cache> = Box::new(move || d.create_cache());
+                (dfa, Pool::new(make))
+            });
+        let pikevm = PikeVM::new_from_nfa(nfa).map_err(|e| PatternError::Engine {
+            message: e.to_string(),
+        })?;
+        let p = pikevm.clone();
+        let make: MakeCache<thompson::pikevm::Cache> = Box::new(move || p.create_cache());
+        Ok(Engine(Arc::new(Inner {
+            dfa,
+            pikevm,
+            pike_caches: Pool::new(make),
+            compiled,
+        })))
+    }
+
+    /// Heap bytes of the compiled program.
+    pub(super) fn compiled_size(&self) -> usize {
+        self.0.compiled
+    }
+
+    /// True when the pattern matches somewhere in `haystack`. The lazy DFA's pass over the
+    /// string is the caller's to charge (one step per [`budget::STRING_BYTES_PER_STEP`]
+    /// bytes); the states it builds and any NFA simulation are charged here. An NFA simulation
+    /// the operation's budget cannot pay for is not run: the answer is then "no match" and the
+    /// budget is spent, so the operation reports that it ran out.
+    pub(super) fn is_match(&self, haystack: &str) -> bool {
+        let inner = &*self.0;
+        if let Some((dfa, caches)) = &inner.dfa {
+            let mut cache = caches.get();
+            let (clears, before) = (cache.clear_count(), cache.memory_usage());
+            let found = dfa.try_search_fwd(&mut cache, &Input::new(haystack).earliest(true));
+            let (clears_now, now) = (cache.clear_count(), cache.memory_usage());
+            let built = if clears_now == clears {
+                now.saturating_sub(before)
+            } else {
+                // Each clear threw away up to a cache's worth of states.
+                clears_now
+                    .saturating_sub(clears)
+                    .max(1)
+                    .saturating_mul(ENGINE_DFA_CACHE)
+                    .saturating_add(now)
+            };
+            if built > 0 && !budget::charge(built as u64 / BUILT_BYTES_PER_STEP) {
+                return false;
+            }
+            if let Ok(found) = found {
+                return found.is_some();
+            }
+            // The DFA gave up (too many states for its cache) or met a Unicode word boundary
+            // next to a non-ASCII byte: the NFA decides.
+        }
+        let worst = (haystack.len() as u64)
+            .saturating_add(1)
+            .saturating_mul(inner.compiled as u64)
+            / ENGINE_BYTES_PER_STEP;
+        if !budget::charge(worst) {
+            return false;
+        }
+        let mut cache = inner.pike_caches.get();
+        inner.pikevm.is_match(&mut cache, Input::new(haystack))
+    }
+}
