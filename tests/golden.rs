@@ -211,11 +211,13 @@ fn golden_instances_keep_the_widening_contract() {
             ));
         }
         // The extended subset's draft-04 spellings, as the `jsonschema` crate reads them.
-        let for_oracle = match case.subset {
-            Subset::Adr126 => case.source.clone(),
-            _ => extended::for_oracle(&case.source),
+        // The full subset follows the draft a document declares, and so does the crate then.
+        let compiled = match case.subset {
+            Subset::Adr126 => oracle::compile(&case.source),
+            Subset::Full => oracle::compile_as_declared(&case.source),
+            _ => oracle::compile(&extended::for_oracle(&case.source)),
         };
-        let theirs = match oracle::compile(&for_oracle) {
+        let theirs = match compiled {
             Ok(v) => v,
             Err(e) => {
                 failures.push(format!(
@@ -347,11 +349,13 @@ fn golden_corpus_covers_every_keyword_and_hard_case() {
     );
     let mut adr = BTreeSet::new();
     let mut ext = BTreeSet::new();
+    let mut full = BTreeSet::new();
     let mut hard: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for c in &cases {
         let kws = keywords_of(&c.source);
         match c.subset {
             Subset::Adr126 => adr.extend(kws),
+            Subset::Full => full.extend(kws),
             _ => ext.extend(kws),
         }
         for h in hard_cases(&c.source) {
@@ -380,6 +384,34 @@ fn golden_corpus_covers_every_keyword_and_hard_case() {
         ext.iter().any(|k| keywords::is_vendor_key(k)),
         "no extended golden case has a vendor `x-` key"
     );
+    // The full subset's own applicators and assertions, and one case per draft.
+    let missing: Vec<&str> = [
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+        "dependencies",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "maxContains",
+        "unevaluatedProperties",
+        "$recursiveRef",
+    ]
+    .into_iter()
+    .filter(|k| !full.contains(*k))
+    .collect();
+    assert!(missing.is_empty(), "no full golden case uses {missing:?}");
+    for draft in ["draft-04", "draft-06", "draft-07", "2019-09"] {
+        assert!(
+            cases.iter().any(|c| c.subset == Subset::Full
+                && c.source["$schema"]
+                    .as_str()
+                    .is_some_and(|s| s.contains(draft))),
+            "no full golden case declares {draft}"
+        );
+    }
     for h in [
         "empty properties",
         "map",
@@ -428,15 +460,14 @@ fn mode_letter(m: Mode) -> &'static str {
 /// The generated part of the README: the case list and the modes each case reaches.
 fn readme_section(cases: &[Case]) -> String {
     let mut s = String::new();
-    let ext = cases
-        .iter()
-        .filter(|c| c.subset == Subset::Extended)
-        .count();
+    let count = |subset| cases.iter().filter(|c| c.subset == subset).count();
+    let (ext, full) = (count(Subset::Extended), count(Subset::Full));
     s.push_str(&format!(
-        "{} cases: {} in the ADR-126 subset, {} in the extended subset.\n\n",
+        "{} cases: {} in the ADR-126 subset, {} in the extended subset, {} in the full subset.\n\n",
         cases.len(),
-        cases.len() - ext,
-        ext
+        cases.len() - ext - full,
+        ext,
+        full
     ));
     s.push_str("| case | subset | what it covers |\n|---|---|---|\n");
     for c in cases {

@@ -158,8 +158,9 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
         .to_owned();
     let subset = match meta.get("subset") {
         None => Subset::Adr126,
-        Some(Value::String(s)) => Subset::from_name(s)
-            .ok_or_else(|| format!("{name}: case.json `subset` must be adr126 or extended"))?,
+        Some(Value::String(s)) => Subset::from_name(s).ok_or_else(|| {
+            format!("{name}: case.json `subset` must be adr126, extended or full")
+        })?,
         Some(other) => {
             return Err(format!(
                 "{name}: case.json `subset` is not a string: {other}"
