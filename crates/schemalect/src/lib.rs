@@ -520,6 +520,13 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `schemars` | off | the [`derive`][derive-module] module: [`derive::schema_for`][derive-schema-for], [`derive::AcceptTyped::accept_as`][derive-accept-as] (depends on `schemars` 1.x and `serde`) |
+//! | `async-openai` | off | `integrations::async_openai`: async-openai's `ResponseFormat`, a forced function tool and the Responses API `text` from a lowering (async-openai 0.43, types only) |
+//! | `ollama-rs` | off | `integrations::ollama_rs`: ollama-rs's `FormatType` from an Ollama lowering (ollama-rs 0.3, which depends on reqwest) |
+//! | `rig` | off | `integrations::rig`: a schema from `rig::schemars::Schema`, rig's `output_schema` and a forced `ToolDefinition` from a lowering (rig-core 0.44, Rust 1.95; turns on `schemars`) |
+//! | `genai` | off | `integrations::genai`: genai's `ChatResponseFormat` from a lowering (genai 0.7, which depends on reqwest and tokio) |
+//!
+//! The integrations and what each crate leaves out are described in the `integrations` module
+//! and in `docs/targets.md` ("Using it with async-openai, ollama-rs, rig and genai").
 //!
 //! # Safety against untrusted input
 //!
@@ -563,6 +570,22 @@ pub mod dialect;
 pub mod error;
 pub mod flow;
 pub mod gemini_wire;
+#[cfg(any(
+    feature = "async-openai",
+    feature = "ollama-rs",
+    feature = "rig",
+    feature = "genai"
+))]
+#[cfg_attr(
+    docsrs,
+    doc(cfg(any(
+        feature = "async-openai",
+        feature = "ollama-rs",
+        feature = "rig",
+        feature = "genai"
+    )))
+)]
+pub mod integrations;
 pub mod ir;
 pub mod keywords;
 mod lens;
