@@ -186,6 +186,10 @@ struct Walk<'s> {
     shared: RefCell<Option<Shared>>,
     /// The walk's share of the operation's work budget.
     work: Work,
+    /// Set while the branches of a failed union are walked for their reasons: a union failing
+    /// inside one is reported by its count only, so nested unions cost one more walk each, not
+    /// one per level of nesting.
+    explaining: Cell<bool>,
 }
 
 /// A walk's share of the operation's work budget: each evaluation of a node on a value spends
@@ -285,6 +289,42 @@ impl Report for Verdict {
     fn record(&mut self, _: &Node, _: &'static str, _: &Path<'_>, _: impl FnOnce() -> String) {}
 }
 
+/// The first failure of a union branch, for the reason a failed `anyOf`/`oneOf` gives per
+/// alternative (issue 19): where it failed, the keyword and what it said.
+#[derive(Default)]
+struct FirstFailure(Option<String>);
+
+impl Report for FirstFailure {
+    const VERDICT_ONLY: bool = false;
+
+    fn record(
+        &mut self,
+        _: &Node,
+        keyword: &'static str,
+        path: &Path<'_>,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.0.is_none() {
+            let at = path.to_pointer();
+            let mut text = message();
+            if let Some((cut, _)) = text.char_indices().nth(MAX_BRANCH_REASON_CHARS) {
+                text.truncate(cut);
+                text.push('…');
+            }
+            self.0 = Some(match at.is_root() {
+                true => format!("`{keyword}`: {text}"),
+                false => format!("at {at}, `{keyword}`: {text}"),
+            });
+        }
+    }
+}
+
+/// Alternatives whose reason a failed union names; the rest are counted.
+const MAX_BRANCH_REASONS: usize = 8;
+
+/// Characters of one alternative's reason, past which it is cut.
+const MAX_BRANCH_REASON_CHARS: usize = 160;
+
 /// Past [`MAX_ERRORS`] or [`MAX_ERROR_BYTES`], one last error says that the rest were omitted;
 /// the verdict is unchanged.
 impl Report for Vec<ValidationError> {
@@ -368,6 +408,7 @@ impl<'s> Walk<'s> {
                 .get_or_init(|| Plan::build(&schema.ir.nodes, schema.ir.root)),
             depth: Cell::new(0),
             exceeded: Cell::new(false),
+            explaining: Cell::new(false),
             shared: RefCell::new(None),
             work: Work::new(),
         }
@@ -410,6 +451,47 @@ impl<'s> Walk<'s> {
             return true;
         }
         self.node(id, inst, path, errors)
+    }
+
+    /// Why each alternative of a failed union rejects `inst`, as " (0: …; 1: …)": the first
+    /// failure of each, for at most [`MAX_BRANCH_REASONS`] of the branches `inst` could match
+    /// (a tagged union's tag leaves out the others). Asked for only when errors are recorded;
+    /// each branch is walked once more, within the work budget.
+    fn branch_reasons(
+        &self,
+        id: NodeId,
+        list: &[NodeId],
+        tag_of: fn(&Tags, NodeId) -> Option<&Tag>,
+        inst: &Value,
+        path: &Path<'_>,
+    ) -> String {
+        if self.explaining.replace(true) {
+            return String::new();
+        }
+        let mut reasons = Vec::new();
+        let mut tried = 0usize;
+        for (i, b) in self.branches(id, list, tag_of, inst) {
+            tried += 1;
+            if reasons.len() == MAX_BRANCH_REASONS {
+                continue;
+            }
+            let mut first = FirstFailure::default();
+            if !self.visit(b, inst, path, &mut first) {
+                if let Some(why) = first.0 {
+                    reasons.push(format!("{i}: {why}"));
+                }
+            }
+        }
+        self.explaining.set(false);
+        if reasons.is_empty() {
+            return String::new();
+        }
+        let more = tried.saturating_sub(reasons.len());
+        let tail = match more {
+            0 => String::new(),
+            n => format!("; and {n} more"),
+        };
+        format!(" ({}{tail})", reasons.join("; "))
     }
 
     /// The branches of a union `inst` can match, with their positions: every branch, or for a
@@ -534,8 +616,9 @@ impl<'s> Walk<'s> {
                 node,
                 "anyOf",
                 path,
-                "matches none of the {} alternatives",
-                node.any_of.len()
+                "matches none of the {} alternatives{}",
+                node.any_of.len(),
+                self.branch_reasons(id, &node.any_of, Tags::any_of, inst, path)
             );
         }
         if !node.one_of.is_empty() {
@@ -555,7 +638,11 @@ impl<'s> Walk<'s> {
                     match (first, second) {
                         (Some(a), Some(b)) =>
                             format!("matches more than one alternative (at least {a} and {b})"),
-                        _ => format!("matches none of the {} alternatives", node.one_of.len()),
+                        _ => format!(
+                            "matches none of the {} alternatives{}",
+                            node.one_of.len(),
+                            self.branch_reasons(id, &node.one_of, Tags::one_of, inst, path)
+                        ),
                     }
                 );
             }

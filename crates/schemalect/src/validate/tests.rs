@@ -429,7 +429,41 @@ fn one_of_names_its_first_two_matches() {
         message(json!(7)),
         "matches more than one alternative (at least 1 and 2)"
     );
-    assert_eq!(message(json!(1.5)), "matches none of the 3 alternatives");
+    // Each alternative says why it fails (issue 19).
+    assert_eq!(
+        message(json!(1.5)),
+        "matches none of the 3 alternatives (0: `type`: expected string, found number; 1: `minimum`: 1.5 is less than 5; 2: `type`: expected integer, found number)"
+    );
     assert!(s.is_valid(&json!(3)));
     assert!(!s.is_valid(&json!(7)));
+}
+
+#[test]
+fn failed_unions_give_a_reason_per_alternative() {
+    let s = schema(json!({"type": "object", "properties": {"pay": {"anyOf": [
+        {"type": "object", "properties": {"iban": {"type": "string"}}, "required": ["iban"]},
+        {"type": "object", "properties": {"card": {"type": "string", "minLength": 12}}, "required": ["card"]}
+    ]}}}));
+    let e = s.validate(&json!({"pay": {"card": "123"}})).unwrap_err();
+    assert_eq!(e.errors.len(), 1, "{e}");
+    assert_eq!(
+        e.errors[0].message,
+        "matches none of the 2 alternatives (0: at /pay, `required`: the required property `iban` is missing; 1: at /pay/card, `minLength`: is 3 characters long, shorter than 12)"
+    );
+    // Nested unions are explained at the outer one only; past eight alternatives, a count.
+    let branches: Vec<Value> = (0..10).map(|i| json!({"const": i})).collect();
+    let s = schema(json!({"anyOf": [{"anyOf": branches.clone()}, {"type": "string"}]}));
+    let m = s.validate(&json!(11)).unwrap_err().errors[0]
+        .message
+        .clone();
+    assert_eq!(
+        m,
+        "matches none of the 2 alternatives (0: `anyOf`: matches none of the 10 alternatives; 1: `type`: expected string, found integer)"
+    );
+    let s = schema(json!({"anyOf": branches}));
+    let m = s.validate(&json!(11)).unwrap_err().errors[0]
+        .message
+        .clone();
+    assert!(m.ends_with("; and 2 more)"), "{m}");
+    assert!(!s.is_valid(&json!(11)));
 }
