@@ -353,16 +353,9 @@ fn the_edit_check_catches_a_list_that_leaves_one_out() {
 
 #[test]
 fn shared_corpus_fallbacks_name_every_blocker() {
-    let Some(corpus) = support::shared_corpus() else {
+    let Some(files) = support::jsonschemabench_files() else {
         return;
     };
-    let dir = corpus.join("jsonschemabench");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let mut judged: BTreeMap<(&'static str, Target), usize> = BTreeMap::new();
     let mut unjudged: BTreeMap<(&'static str, Target), usize> = BTreeMap::new();
     let mut failures = Vec::new();

@@ -38,16 +38,9 @@ fn engines_over_the_shared_corpus() {
         println!("set SCHEMALECT_ENGINE_SURVEY=1 to run the engine survey of the shared corpus");
         return;
     }
-    let Some(corpus) = support::shared_corpus() else {
+    let Some(files) = support::jsonschemabench_files() else {
         return;
     };
-    let dir = corpus.join("jsonschemabench");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let (mut in_subset, mut ollama_native) = (0usize, 0usize);
     let (mut verbatim_bad, mut portable_bad, mut after_bad) = (0usize, 0usize, 0usize);
     let mut examples: Vec<String> = Vec::new();

@@ -1275,18 +1275,11 @@ fn source_for_oracle(subset: Subset, s: &Value) -> Value {
 
 /// The corpus replay of every schema of the shared corpus inside `subset`.
 fn replay(subset: Subset) {
-    let Some(corpus) = support::shared_corpus() else {
+    let Some(files) = support::jsonschemabench_files() else {
         return;
     };
     let parse_options = ParseOptions::default().with_subset(subset);
     let started = Instant::now();
-    let dir = corpus.join("jsonschemabench");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
     let mut in_subset = 0usize;
     let mut with_values = 0usize;
     let mut instances = 0usize;

@@ -47,3 +47,16 @@ pub fn shared_corpus() -> Option<PathBuf> {
         None
     }
 }
+
+/// The schema files of the shared corpus's JSONSchemaBench folder (`*.json`), sorted, or
+/// `None` (with the notice of [`shared_corpus`]) when the corpus is absent.
+pub fn jsonschemabench_files() -> Option<Vec<PathBuf>> {
+    let dir = shared_corpus()?.join("jsonschemabench");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    Some(files)
+}

@@ -290,45 +290,37 @@ mod tests {
         .is_empty());
     }
 
+    /// The hidden pointers of an extended-subset schema, sorted.
+    fn hidden(source: serde_json::Value) -> Vec<String> {
+        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Extended);
+        let s = Schema::parse_with(&source, &opts).unwrap_or_else(|e| panic!("{e}"));
+        let mut p: Vec<String> = hidden_by_references(&s)
+            .into_iter()
+            .map(Pointer::into_string)
+            .collect();
+        p.sort();
+        p
+    }
+
     #[test]
     fn objects_behind_references_count_as_undeclared() {
-        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Extended);
-        let s = Schema::parse_with(
-            &json!({
+        let p = hidden(json!({
                 "$defs": {"item": {"type": "object", "properties": {"a": {"type": "string"}}}},
                 "type": "object",
                 "properties": {"x": {"$ref": "#/$defs/item"}, "y": {"$ref": "#/definitions/closed"}},
                 "additionalProperties": false,
                 "definitions": {"closed": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}}
-            }),
-            &opts,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let mut p: Vec<String> = hidden_by_references(&s)
-            .into_iter()
-            .map(Pointer::into_string)
-            .collect();
-        p.sort();
+        }));
         assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
     }
 
     #[test]
     fn a_node_merging_a_referenced_open_object_is_hidden_too() {
-        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Extended);
-        let s = Schema::parse_with(
-            &json!({
-                "type": "object",
-                "allOf": [{"$ref": "#/definitions/thing"}],
-                "definitions": {"thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
-            }),
-            &opts,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let mut p: Vec<String> = hidden_by_references(&s)
-            .into_iter()
-            .map(Pointer::into_string)
-            .collect();
-        p.sort();
+        let p = hidden(json!({
+            "type": "object",
+            "allOf": [{"$ref": "#/definitions/thing"}],
+            "definitions": {"thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        }));
         assert_eq!(p, vec!["", "/allOf/0", "/definitions/thing"]);
     }
 
