@@ -272,25 +272,20 @@ pub(crate) const COMPILED_BYTES_PER_STEP: u64 = 64;
 /// node evaluation.
 pub(crate) const STRING_BYTES_PER_STEP: u64 = 32;
 
-/// What one visit of any node reads of `inst` itself: its members, items or string bytes
-/// (one, plus this, is what the ADR-126 walk charges per visit; it charges the rest of
-/// [`evaluation_cost`] where the node's keywords need it).
+/// What reading a string costs: its bytes, [`STRING_BYTES_PER_STEP`] to a step (a length
+/// counted, a pattern or a `format` matched, a literal compared).
 #[inline(always)]
-pub(crate) fn visit_cost(inst: &Value) -> u64 {
-    1 + match inst {
-        Value::String(s) => s.len() as u64 / STRING_BYTES_PER_STEP,
-        Value::Array(items) => items.len() as u64,
-        Value::Object(map) => map.len() as u64,
-        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
-    }
+pub(crate) fn string_cost(s: &str) -> u64 {
+    s.len() as u64 / STRING_BYTES_PER_STEP
 }
 
 /// The steps a literal (`enum`, `const`) or `uniqueItems` comparison of `inst` costs: its
-/// size when it is an array or an object (hashed or compared whole), nothing for a scalar.
+/// size (hashed or compared whole), nothing for a number, a boolean or null.
 pub(crate) fn comparison_cost(inst: &Value) -> u64 {
     match inst {
+        Value::String(s) => string_cost(s),
         Value::Array(_) | Value::Object(_) => value_bytes(inst) / STRING_BYTES_PER_STEP,
-        _ => 0,
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
     }
 }
 
@@ -305,7 +300,7 @@ pub(crate) fn evaluation_cost(node: &Node, inst: &Value) -> u64 {
     let own = match inst {
         // A pattern's lazy DFA pass is in this; the states it builds and an NFA fallback
         // are charged by the pattern engine as they happen.
-        Value::String(s) => s.len() as u64 / STRING_BYTES_PER_STEP,
+        Value::String(s) => string_cost(s),
         Value::Array(items) => {
             let mut n = items.len() as u64;
             let compared = node.constant.is_some()

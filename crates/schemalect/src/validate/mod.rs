@@ -416,9 +416,10 @@ impl<'s> Walk<'s> {
 
     #[inline(always)]
     fn node<R: Report>(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut R) -> bool {
-        // What the visit reads of the value; what the node's keywords add (branches, names,
-        // comparisons) is charged where they run, in `node_inner`.
-        if !self.work.meter.spend(budget::visit_cost(inst)) {
+        // One step for the visit itself (its type check); what the node's keywords read of the
+        // value (string bytes, items, members, a literal comparison, branches) is charged where
+        // they read it, in `node_inner`, so a visit that reads nothing more costs one step.
+        if !self.work.meter.spend(1) {
             return self.work.stop(self.schema.node(id), path);
         }
         if self.plan.shallow {
@@ -559,6 +560,9 @@ impl<'s> Walk<'s> {
 
         match inst {
             Value::String(s) if brief.has & plan::STRING != 0 => {
+                if !self.work.spend_at(budget::string_cost(s), node, path) {
+                    return false;
+                }
                 valid &= self.string(node, s, path, errors);
             }
             Value::Number(n) if brief.has & plan::NUMBER != 0 => {
@@ -566,10 +570,14 @@ impl<'s> Walk<'s> {
             }
             Value::Array(items) if brief.has & plan::ARRAY != 0 => {
                 let unique = node.array.as_ref().is_some_and(|a| a.unique_items);
-                if unique
-                    && !self
-                        .work
-                        .spend_at(budget::comparison_cost(inst), node, path)
+                let compared = if unique {
+                    budget::comparison_cost(inst)
+                } else {
+                    0
+                };
+                if !self
+                    .work
+                    .spend_at((items.len() as u64).saturating_add(compared), node, path)
                 {
                     return false;
                 }
@@ -577,7 +585,8 @@ impl<'s> Walk<'s> {
             }
             Value::Object(map) if brief.has & plan::OBJECT != 0 => {
                 if let Some(members) = self.plan.members(brief) {
-                    if !self.work.spend_at(members.required as u64, node, path) {
+                    let read = map.len().saturating_add(members.required) as u64;
+                    if !self.work.spend_at(read, node, path) {
                         return false;
                     }
                     valid &= self.object(node, members, map, path, errors);
