@@ -1143,18 +1143,15 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
 const MAX_EXACT_INTEGER: u64 = 1 << 53;
 
 /// Adds `items: {}` (any value) to a node sent with an array type and no `items`, for decoders
-/// that read a missing `items` as closed ([`JsonDialect::explicit_items`]). A node whose
-/// reading does not depend on its type list (a union, a reference, literals) is left.
+/// that read a missing `items` as closed ([`JsonDialect::explicit_items`]). Also beside literals
+/// or a union, whichever the decoder reads first: `{}` admits every item, so it never narrows.
 fn items_said(out: &mut Map<String, Value>) {
     let array = match out.get("type") {
         Some(Value::String(t)) => t == "array",
         Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
         _ => false,
     };
-    let own_reading = ["anyOf", "oneOf", "allOf", "$ref", "enum", "const", "items"]
-        .iter()
-        .any(|k| out.contains_key(*k));
-    if array && !own_reading {
+    if array && !out.contains_key("items") {
         out.insert("items".into(), Value::Object(Map::new()));
     }
 }
