@@ -52,7 +52,7 @@ pub static CAPABILITIES: Capabilities = Capabilities {
 /// backend (`common/json-schema-to-grammar.cpp`, which Ollama vendors), so the same rows.
 pub static LLAMA_SERVER: Capabilities = Capabilities {
     target: Target::LlamaServer,
-    field: "response_format",
+    field: "response_format.json_schema.schema",
     route: "`/v1/chat/completions` `response_format: {type: \"json_schema\", json_schema: {schema}}`: https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md ; `{type: \"json_object\"}` without a schema is a no-op and `grammar` beside `json_schema` is a 500 (llama-server b10499, rig `tests/cassettes/llamacpp/structured_output_matrix/`, providers-2026-12.md §3.4)",
     rows: LLAMA_CPP_ROWS,
 };

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 /// xgrammar's JSON Schema converter, at the commit read.
 const XG: &str = "https://github.com/mlc-ai/xgrammar/blob/00ad8e2c741c5379aaa6102938153f482a4418b3/cpp/json_schema_converter.cc";
 /// xgrammar's strict mode default (`compile_json_schema(strict_mode=True)`) and what it means.
-const XG_STRICT: &str = "xgrammar `python/xgrammar/compiler.py:111-173` @53da3ff: strict_mode=True by default, \"equivalent to setting unevaluatedProperties and unevaluatedItems to false\"; `cpp/json_schema_converter.cc` ParseObject/ParseArray @00ad8e2c (providers-2026-12.md §2.1)";
+const XG_STRICT: &str = "https://github.com/mlc-ai/xgrammar/blob/53da3ff/python/xgrammar/compiler.py#L111-L173 (providers-2026-12.md §2.1): strict_mode=True by default, \"equivalent to setting unevaluatedProperties and unevaluatedItems to false\"; ParseObject/ParseArray in https://github.com/mlc-ai/xgrammar/blob/00ad8e2c741c5379aaa6102938153f482a4418b3/cpp/json_schema_converter.cc";
 /// Ollama's MLX backend enforcing `format` with xgrammar, and its `allOf` gap.
 const PR: &str = "https://github.com/ollama/ollama/pull/17929 (\"multi-branch `allOf` degrades to accepting any JSON value\", providers-2026-12.md §3.4)";
 /// SGLang's reading of xgrammar's priorities.
