@@ -614,6 +614,50 @@ mod discipline_tests {
 
     #[test]
     fn a_ref_key_in_data_falls_back_to_json_mode() {
+        for schema in [
+            json!({"type": "object", "properties": {"$ref": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"enum": [{"$ref": "x"}, 1]}}}),
+            json!({"type": "object", "default": {"k": [{"$ref": 1}]}}),
+        ] {
+            let l = lower(schema.clone());
+            assert_eq!(l.mode(), Mode::Json, "{schema}");
+            assert_eq!(l.wire(), &json!({"format": "json"}));
+            assert!(l.losses()[0].reason.contains("$ref"), "{:?}", l.losses());
+        }
+    }
+}
+
+#[cfg(test)]
+mod llama_server_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::{json, Value};
+
+    fn lower(v: Value) -> crate::Lowering {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::LlamaServer, &LowerOptions::default())
+    }
+
+    #[test]
+    fn the_schema_travels_as_ollama_sends_it_in_response_format() {
+        let source =
+            json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 2000}}});
+        let l = lower(source.clone());
+        let o = Schema::parse(&source)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(
+            l.wire(),
+            &json!({"response_format": {"type": "json_schema", "json_schema": {"schema": o.wire()["format"]}}})
+        );
+        assert_eq!(l.mode(), Mode::Widened);
+        assert_eq!(l.losses(), o.losses());
+    }
+
+    /// `json_object` without a schema is a no-op on llama-server: the fallback is a schema that
+    /// admits every JSON value, whatever the root, and never `json_object` or a `grammar`.
+    #[test]
+    fn the_fallback_is_a_schema_for_any_value() {
         for (schema, valid) in [
             (
                 json!({"type": "object", "properties": {"$ref": {"type": "string"}}}),
