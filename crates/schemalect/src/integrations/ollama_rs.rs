@@ -117,7 +117,12 @@ mod tests {
     #[test]
     fn another_target_is_an_error() {
         let schema = Schema::parse(&json!({"type": "object"})).unwrap();
-        for target in [Target::Gemini, Target::OpenAi, Target::Claude] {
+        for target in [
+            Target::Gemini,
+            Target::OpenAi,
+            Target::Claude,
+            Target::LlamaServer,
+        ] {
             let plan = schema.lower(target, &LowerOptions::default());
             let err = format(&plan).unwrap_err();
             assert_eq!(
@@ -125,7 +130,7 @@ mod tests {
                 IntegrationError::Target {
                     integration: FORMAT,
                     target,
-                    accepted: "`ollama`"
+                    accepted: "`ollama` or `ollama-mlx`"
                 }
             );
         }
