@@ -55,7 +55,9 @@ fn code(s: Support) -> (&'static str, &'static str) {
                 Partial::Patterns(PatternRule::Anchored) => "P anchored",
                 Partial::Patterns(PatternRule::ClaudeSimple) => "P claude-regex",
                 Partial::Patterns(PatternRule::FullMatchSafe) => "P full-match",
+                Partial::Patterns(PatternRule::RawCharacters) => "P raw-chars",
                 Partial::IntegersOnly(_) => "P integers",
+                Partial::IntegerNodesOnly(_) => "P integer-nodes",
                 Partial::PlainStrings(_) => "P plain-strings",
                 Partial::LiteralsByType => "P by-type",
                 Partial::ClosedToDeclared => "P closed",
@@ -98,7 +100,11 @@ fn row_text(r: &Row) -> String {
         Support::Hint(why) => format!("sent, not enforced: {why}"),
         Support::Dropped(why) | Support::Degrades(why) => why.into(),
         Support::Rewritten(rw) => rw.describe().into(),
-        Support::Partial(p @ (Partial::IntegersOnly(why) | Partial::PlainStrings(why))) => {
+        Support::Partial(
+            p @ (Partial::IntegersOnly(why)
+            | Partial::PlainStrings(why)
+            | Partial::IntegerNodesOnly(why)),
+        ) => {
             format!("{} ({why})", p.describe())
         }
         Support::Partial(p) => p.describe().into(),
@@ -649,6 +655,11 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
                 PatternRule::Ecma => {
                     kept(json!({"type": "string", "pattern": "ab|\\d"}), k).map(|_| ())
                 }
+                PatternRule::RawCharacters => {
+                    dropped(json!({"type": "string", "pattern": "ab"}), k)?;
+                    dropped(json!({"type": "string", "pattern": "^a.b$"}), k)?;
+                    dropped(json!({"type": "string", "pattern": "^[a-z\"]+$"}), k)
+                }
                 PatternRule::FullMatchSafe => {
                     let p = lower_probe(target, k, json!({"type": "string", "pattern": "ab"}))?;
                     if p.node.get(k) != Some(&json!("^[\\s\\S]*(?:ab)[\\s\\S]*$")) {
@@ -680,6 +691,29 @@ fn check_partial(target: Target, k: &str, rule: Partial) -> Result<(), String> {
                 return Err(
                     p.fail("on a node that admits fractions the bound must be sent with a loss")
                 );
+            }
+            Ok(())
+        }
+        Partial::IntegerNodesOnly(_) => {
+            let mut int = probe(k);
+            int["type"] = json!("integer");
+            let p = kept(int.clone(), k)?;
+            if p.loss_names(k) {
+                return Err(p.fail("enforced on integer-only nodes, yet there is a loss"));
+            }
+            let mut num = int.clone();
+            num["type"] = json!("number");
+            let p = lower_probe(target, k, num)?;
+            if p.node.get(k).is_some() || !p.loss_names(k) {
+                return Err(p.fail(
+                    "on a node that admits fractions the bound must be left out with a loss",
+                ));
+            }
+            let mut fraction = int;
+            fraction[k] = json!(0.5);
+            let p = lower_probe(target, k, fraction)?;
+            if p.node.get(k).is_some() || !p.loss_names(k) {
+                return Err(p.fail("a fractional bound must be left out with a loss"));
             }
             Ok(())
         }

@@ -158,6 +158,79 @@ fn oracle_issue_20_routes() {
     );
 }
 
+/// Issue 20, the last two routes: Ollama's MLX backend (xgrammar) and llama-server.
+#[test]
+fn oracle_ollama_mlx_and_llama_server() {
+    let mlx = |f: Value| json!({"format": f});
+    // Strict mode: a missing `additionalProperties` closes, a missing `items` too.
+    let l = lang(
+        Target::OllamaMlx,
+        mlx(json!({"type": "object", "properties": {"a": {"type": "array"}}})),
+    );
+    assert!(l.accepts(&json!({"a": []})));
+    assert!(!l.accepts(&json!({"a": [1]})) && !l.accepts(&json!({"a": [], "b": 1})));
+    let l = lang(
+        Target::OllamaMlx,
+        mlx(json!({"type": "array", "items": {}, "maxItems": 2})),
+    );
+    assert!(l.accepts(&json!([null, {"k": 1}])) && !l.accepts(&json!([1, 2, 3])));
+    // A pattern is matched whole, over raw characters only.
+    let l = lang(
+        Target::OllamaMlx,
+        mlx(json!({"type": "string", "pattern": "a+"})),
+    );
+    assert!(l.accepts(&json!("aa")) && !l.accepts(&json!("baa")));
+    let l = lang(
+        Target::OllamaMlx,
+        mlx(json!({"type": "string", "pattern": "^[^x]*$"})),
+    );
+    assert!(l.accepts(&json!("ab")) && !l.accepts(&json!("a\"b")));
+    // What xgrammar degrades or misreads is never acceptable.
+    for bad in [
+        json!({"allOf": [{"type": "object"}, {"required": ["a"]}]}),
+        json!({"type": "string", "format": "email"}),
+        json!({"type": "string", "maxLength": 3}),
+        json!({"type": "integer", "minimum": 0.5}),
+    ] {
+        refused(Target::OllamaMlx, mlx(bad));
+    }
+    assert_eq!(
+        lang(Target::OllamaMlx, json!({"format": "json"})).schema,
+        json!({"type": "object"})
+    );
+
+    // llama-server: `json_schema` read by llama.cpp's converter; `json_object` without a
+    // schema constrains nothing; `grammar` beside a schema is a 500.
+    let rf = |schema: Value| json!({"response_format": {"type": "json_schema", "json_schema": {"schema": schema}}});
+    let l = lang(
+        Target::LlamaServer,
+        rf(json!({"type": "object", "properties": {"a": {"type": "string"}}})),
+    );
+    assert!(l.accepts(&json!({"a": "s"})) && !l.accepts(&json!({"a": "s", "b": 1})));
+    let l = lang(Target::LlamaServer, rf(json!({})));
+    assert!(l.accepts(&json!({})) && !l.accepts(&json!(1)) && !l.accepts(&json!({"a": 1})));
+    let l = lang(
+        Target::LlamaServer,
+        json!({"response_format": {"type": "json_object"}}),
+    );
+    assert!(l.is_anything());
+    let mut both = rf(json!({"type": "string"}));
+    both["grammar"] = json!("root ::= \"x\"");
+    refused(Target::LlamaServer, both);
+    refused(
+        Target::LlamaServer,
+        rf(json!({"type": "string", "pattern": "ab"})),
+    );
+    // The fallback's schema admits every kind of value as llama.cpp reads it.
+    let any = json!({"anyOf": [
+        {"type": "object", "additionalProperties": true},
+        {"type": ["null", "boolean", "array", "number", "string"]}
+    ]});
+    let l = lang(Target::LlamaServer, rf(any));
+    assert!(l.admits_every_kind());
+    assert!(!lang(Target::LlamaServer, rf(json!({"type": "object"}))).admits_every_kind());
+}
+
 #[test]
 fn oracle_gemini_response_schema() {
     let gc = |s: Value| json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": s}});

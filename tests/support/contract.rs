@@ -83,7 +83,11 @@ fn mode_agrees(lowering: &Lowering, lang: &Language) -> Result<(), String> {
         Mode::Prompt if !(lang.is_anything() && hints.is_empty()) => {
             return Err("prompt mode, but the wire constrains or guides the answer".into())
         }
-        Mode::Json if !(lang.is_anything() || lang.schema == json!({"type": "object"})) => {
+        Mode::Json
+            if !(lang.is_anything()
+                || lang.schema == json!({"type": "object"})
+                || lang.admits_every_kind()) =>
+        {
             return Err("json mode, but T(wire) is more than an object or anything".into())
         }
         Mode::Exact | Mode::Widened if !lang.is_native() => {
@@ -199,8 +203,14 @@ pub fn check_lowering_with(
         native: lang.is_native(),
         ..Checked::default()
     };
-    if target == Target::Ollama {
-        if let Some(f @ Value::Object(_)) = wire.get("format") {
+    // The routes whose schema llama.cpp's converter reads.
+    let llama_schema = match target {
+        Target::Ollama => wire.get("format"),
+        Target::LlamaServer => wire.pointer("/response_format/json_schema/schema"),
+        _ => None,
+    };
+    {
+        if let Some(f @ Value::Object(_)) = llama_schema {
             let problems = gbnf::problems(f);
             if !problems.is_empty() {
                 return fail(

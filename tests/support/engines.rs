@@ -147,7 +147,8 @@ pub fn native_schema(target: Target, wire: &Value) -> Option<&Value> {
             .pointer("/output_config/format/schema")
             .or_else(|| wire.pointer("/output_format/schema")),
         Target::GeminiJson => wire.pointer("/generationConfig/responseJsonSchema"),
-        Target::Ollama => wire.get("format"),
+        Target::Ollama | Target::OllamaMlx => wire.get("format"),
+        Target::LlamaServer => wire.pointer("/response_format/json_schema/schema"),
         Target::OpenAiResponses => {
             let format = wire.pointer("/text/format")?;
             if format.get("strict") != Some(&Value::Bool(true)) {

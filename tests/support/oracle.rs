@@ -890,6 +890,119 @@ fn converse_problems(w: &Map<String, Value>) -> Vec<String> {
     probs
 }
 
+/// Characters JSON writes escaped inside a string: `"`, `\` and the control characters. A
+/// grammar over the raw characters between the quotes (xgrammar's string patterns) writes
+/// none of them, so the oracle leaves them out of every patterned string (stricter: a model
+/// writing the two raw characters `\"` may still reach `"`).
+const RAW_ONLY: &str = "^[^\"\\\\\\u0000-\\u001f]*$";
+
+/// The Ollama `format` schema as xgrammar reads it on Ollama's MLX backend
+/// (providers-2026-12.md §3.4 and the xgrammar row of §2.1): strict mode, so a missing
+/// `additionalProperties` on an object node is `false` and a missing `items` on a node whose
+/// `type` names `array` is `false` (unevaluated items), a `pattern` is matched against the
+/// whole string (`^(?:X)$`, anchors of `^X$` stripped first) over raw characters only
+/// ([`RAW_ONLY`]), `{}` is any value. Every other keyword is read as JSON Schema reads it
+/// (stricter where xgrammar skips one).
+pub fn xgrammar_format_to_js(s: &Value) -> Result<Value, ProviderError> {
+    xgrammar_node(s, 0)
+}
+
+fn xgrammar_node(s: &Value, depth: usize) -> Result<Value, ProviderError> {
+    let Value::Object(n) = s else {
+        return Ok(s.clone());
+    };
+    if depth > 200 {
+        return err("schema nested too deeply");
+    }
+    let mut child = |v: &Value| xgrammar_node(v, depth + 1);
+    let mut out = map_children(n, &mut child, true)?;
+    if let Some(p) = n.get("pattern") {
+        let Value::String(p) = p else {
+            return err("pattern is not a string");
+        };
+        let inner = p.strip_prefix('^').unwrap_or(p);
+        let inner = inner.strip_suffix('$').unwrap_or(inner);
+        out.insert("pattern".into(), Value::from(format!("^(?:{inner})$")));
+        let raw = json!({"pattern": RAW_ONLY});
+        match out.get_mut("allOf") {
+            Some(Value::Array(list)) => list.push(raw),
+            _ => {
+                out.insert("allOf".into(), Value::Array(vec![raw]));
+            }
+        }
+    }
+    if closes(&out) && !out.contains_key("additionalProperties") {
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    if type_names(&out).contains(&"array") && !out.contains_key("items") {
+        out.insert("items".into(), Value::Bool(false));
+    }
+    Ok(Value::Object(out))
+}
+
+/// What xgrammar cannot take, from providers-2026-12.md §3.4 and §2.1: a multi-branch
+/// `allOf` (degrades to any JSON value, so it is never acceptable), `format` (enforced with
+/// xgrammar's own regexes, which no document shows to admit every valid string, and read
+/// instead of `pattern`), a length bound (xgrammar's length-bounded strings exclude the
+/// characters JSON escapes), and a numeric bound that is not a whole number on an integer node
+/// (xgrammar refuses it: "Integer constraint must be a whole number").
+fn xgrammar_problems(f: &Value) -> Vec<String> {
+    let mut probs = Vec::new();
+    for (path, SchemaNode { node: n, .. }) in nodes_of(f) {
+        if n.get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.len() > 1)
+        {
+            probs.push(format!(
+                "{path}: a multi-branch allOf degrades to any JSON value under xgrammar"
+            ));
+        }
+        if n.contains_key("format") {
+            probs.push(format!(
+                "{path}: format is enforced by xgrammar's own regexes, before pattern"
+            ));
+        }
+        for k in ["minLength", "maxLength"] {
+            if n.contains_key(k) {
+                probs.push(format!(
+                    "{path}: {k}: xgrammar's length-bounded strings cannot hold escaped characters"
+                ));
+            }
+        }
+        if type_names(n) == ["integer"] {
+            for k in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                if n.get(k).is_some_and(|v| v.as_i64().is_none()) {
+                    probs.push(format!("{path}: {k} must be a whole number for xgrammar"));
+                }
+            }
+        }
+    }
+    probs
+}
+
+/// llama-server's `response_format` (providers-2026-12.md §3.4): `json_schema` with
+/// `json_schema.schema`, or `json_object` (with a `schema` member, else a no-op); `grammar`
+/// beside a schema is HTTP 500 "Cannot use both json_schema and grammar"; the schema is read by
+/// llama.cpp's converter, as Ollama's is.
+fn llama_server_schema(w: &Map<String, Value>) -> Result<Option<&Value>, ProviderError> {
+    let Some(rf) = w.get("response_format").filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let schema = match rf.get("type").and_then(Value::as_str) {
+        Some("text") => None,
+        Some("json_object") => rf.get("schema"),
+        Some("json_schema") => Some(
+            rf.pointer("/json_schema/schema")
+                .ok_or_else(|| ProviderError("json_schema.schema is missing".into()))?,
+        ),
+        other => return err(format!("unknown response_format type {other:?}")),
+    };
+    if schema.is_some() && w.contains_key("grammar") {
+        return err("Cannot use both json_schema and grammar (HTTP 500)");
+    }
+    Ok(schema)
+}
+
 fn claude_format(wire: &Value) -> Option<&Value> {
     wire.pointer("/output_config/format")
         .filter(|f| !f.is_null())
@@ -1037,6 +1150,38 @@ pub fn provider_problems(target: Target, wire: &Value) -> Vec<String> {
                 }
             }
         }
+        Target::OllamaMlx => match w.get("format") {
+            None => {}
+            Some(Value::String(s)) if s == "json" => {}
+            Some(f @ Value::Object(_)) => {
+                probs.extend(xgrammar_problems(f));
+                if let Err(e) = xgrammar_format_to_js(f) {
+                    probs.push(e.0);
+                }
+            }
+            Some(other) => probs.push(format!(
+                "invalid format {other}; expected \"json\" or a JSON Schema object"
+            )),
+        },
+        Target::LlamaServer => match llama_server_schema(w) {
+            Err(e) => probs.push(e.0),
+            Ok(None) => {}
+            Ok(Some(f @ Value::Object(_))) => {
+                for (path, n) in nodes_of(f) {
+                    if let Some(p) = n.node.get("pattern").and_then(Value::as_str) {
+                        if let Some(problem) = llama_pattern_problem(p) {
+                            probs.push(format!("{path}: {problem}"));
+                        }
+                    }
+                }
+                if let Err(e) = ollama_format_to_js(f) {
+                    if probs.is_empty() {
+                        probs.push(e.0);
+                    }
+                }
+            }
+            Ok(Some(other)) => probs.push(format!("the schema {other} is not a schema object")),
+        },
         Target::OpenAiResponses => probs.extend(responses_problems(w)),
         Target::GeminiInteractions => probs.extend(interactions_problems(w)),
         Target::BedrockClaude => probs.extend(converse_problems(w)),
@@ -1119,6 +1264,24 @@ pub fn decoder_language(target: Target, wire: &Value) -> Result<Value, ProviderE
                 Ok(json!({"type": "object"}))
             }
         }
+        Target::OllamaMlx => match w.get("format") {
+            None | Some(Value::Null) => Ok(Value::Bool(true)),
+            // Stricter: read as Ollama's `"json"` grammar (`root ::= object`).
+            Some(Value::String(s)) if s == "json" => Ok(json!({"type": "object"})),
+            Some(f @ Value::Object(_)) => xgrammar_format_to_js(f),
+            Some(other) => err(format!("unknown Ollama format {other}")),
+        },
+        // `json_object` without a schema is a no-op (any text, so any value); a schema is read
+        // by llama.cpp's converter.
+        Target::LlamaServer => match w
+            .as_object()
+            .map(llama_server_schema)
+            .transpose()?
+            .flatten()
+        {
+            None => Ok(Value::Bool(true)),
+            Some(f) => ollama_format_to_js(f),
+        },
         // `text.format` (Responses API): the same modes as `response_format`, spelled flat.
         Target::OpenAiResponses => {
             let Some(fmt) = w.pointer("/text/format").filter(|v| !v.is_null()) else {
@@ -1301,6 +1464,27 @@ impl Language {
     /// than plain `{"type":"object"}` (which any JSON mode gives).
     pub fn is_native(&self) -> bool {
         self.schema.is_object() && self.schema != json!({"type": "object"})
+    }
+
+    /// Admits a value of every JSON kind, nested ones and free object keys included: the
+    /// spelling of "any JSON value" a route without a plain "anything" mode sends (llama-server,
+    /// whose converter reads `{}` as an object). Probed, so only a schema that means "any
+    /// value" in practice passes.
+    pub fn admits_every_kind(&self) -> bool {
+        [
+            json!(null),
+            json!(false),
+            json!(0),
+            json!(-1.5e300),
+            json!(""),
+            json!("\"\n\u{0}é"),
+            json!([]),
+            json!([1, "a", null, [[]], {"k": {}}]),
+            json!({}),
+            json!({"any key": [true, {"x": null}], "$ref": 1}),
+        ]
+        .iter()
+        .all(|v| self.accepts(v))
     }
 
     /// Constrains nothing: `true` (or the equivalent `{}`).

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const TARGETS: [&str; 13] = [
+const TARGETS: [&str; 15] = [
     "openai",
     "groq",
     "mistral",
@@ -24,6 +24,8 @@ const TARGETS: [&str; 13] = [
     "bedrock-claude",
     "gemini-interactions",
     "vertex-gemini",
+    "ollama-mlx",
+    "llama-server",
 ];
 
 const MODES: [&str; 4] = ["exact", "widened", "json", "prompt"];

@@ -240,6 +240,20 @@ fn request(flow: &Flow) -> (String, Value) {
                 {"role": "user", "content": TASK}
             ]}),
         ),
+        Target::OllamaMlx => (
+            "http://localhost:11434/api/chat",
+            json!({"model": "qwen3:8b-mlx", "stream": false, "messages": [
+                {"role": "system", "content": instruction},
+                {"role": "user", "content": TASK}
+            ]}),
+        ),
+        Target::LlamaServer => (
+            "http://localhost:8080/v1/chat/completions",
+            json!({"messages": [
+                {"role": "system", "content": instruction},
+                {"role": "user", "content": TASK}
+            ]}),
+        ),
         Target::OpenAiResponses => (
             "https://api.openai.com/v1/responses",
             json!({"model": "gpt-4o-2024-08-06", "instructions": instruction, "input": TASK}),

@@ -81,6 +81,10 @@ pub enum Partial {
     /// length with a large pattern can exhaust its lexer and block valid text (llguidance,
     /// issue 18).
     PlainStrings(&'static str),
+    /// Numeric bounds sent only on nodes that admit no fraction and only when the bound is an
+    /// integer of at most 2^53 (the converter builds an integer range there, and refuses or
+    /// may misread anything else); elsewhere not sent, a loss with the reason given.
+    IntegerNodesOnly(&'static str),
     /// `additionalProperties` not sent because every object is closed to its declared
     /// properties (exact on the declared fragment); an object declaring none degrades.
     ClosedToDeclared,
@@ -121,6 +125,12 @@ impl Partial {
             Partial::LiteralsByType => {
                 "string values become the STRING branch's `enum`, numbers the tightest `minimum`/`maximum` (exact for one value or a run of consecutive integers), booleans and null their type; never filtered, so every value stays admitted"
             }
+            Partial::IntegerNodesOnly(_) => {
+                "sent on nodes that admit integers only, when the bound is an integer up to 2^53; else not sent (a loss)"
+            }
+            Partial::Patterns(PatternRule::RawCharacters) => {
+                "kept when anchored `^…$` as a whole, in the simple syntax, and every character it can match is one JSON writes unescaped (no `\\`, `\"`, control characters, `.` or negated classes); else dropped"
+            }
             Partial::ClosedToDeclared => {
                 "not sent: every object is closed to its declared properties (exact on the declared fragment); an object that declares none (a map, `{\"type\": \"object\"}`) cannot be sent and the lowering falls back"
             }
@@ -154,6 +164,10 @@ pub enum PatternRule {
     /// Any ECMA-262 pattern, sent in a form whose meaning does not depend on whether the
     /// engine searches (JSON Schema) or matches the whole string (many grammar compilers).
     FullMatchSafe,
+    /// xgrammar: the simple syntax anchored `^…$` as a whole, matched against the raw
+    /// characters between the string's quotes, so only patterns whose every match is written
+    /// without a JSON escape (see `dialect::simple_regex::raw_characters_only`).
+    RawCharacters,
 }
 
 /// One row of a capability table.

@@ -287,6 +287,7 @@ fn strict(
             types: Types::OutsideUnions,
             // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
             references: false,
+            explicit_items: false,
         },
     ))?;
     within_limits(&emitted.schema)?;
@@ -334,6 +335,7 @@ fn guide(schema: &Schema, caps: &'static Capabilities) -> Value {
         types: Types::AsSource,
         // Tool input schemas are JSON Schema 2020-12 (providers.md A3): `$defs` and `$ref`.
         references: true,
+        explicit_items: false,
     };
     match emit(schema, dialect) {
         Ok(emitted) => {

@@ -589,6 +589,7 @@ mod tests {
                 },
                 types: Types::OutsideUnions,
                 references: false,
+                explicit_items: false,
             };
             let emitted = emit(&prepared.schema, dialect).unwrap_or_else(|d| panic!("{:?}", d.0));
             let counted = optional_properties(&prepared.schema);

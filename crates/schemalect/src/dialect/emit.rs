@@ -71,6 +71,10 @@ pub(crate) struct JsonDialect {
     /// at a depth (extended subset). Recursive references are then sent as `$defs`; otherwise
     /// they degrade.
     pub references: bool,
+    /// The decoder reads a missing `items` as `items: false` (xgrammar's strict mode, which
+    /// Ollama's MLX backend runs): every node sent with an array type says `items`, `{}` where
+    /// the source leaves the items free.
+    pub explicit_items: bool,
 }
 
 /// Why a schema cannot be sent natively without narrowing: every blocker found, at most one
@@ -438,6 +442,9 @@ impl Emitter<'_> {
         if let Some(blocked) = own {
             return Err(blocked);
         }
+        if self.d.explicit_items {
+            items_said(&mut out);
+        }
         if self.d.closure != Closure::AsSource {
             split_object_keywords(&mut out);
         }
@@ -646,6 +653,11 @@ impl Emitter<'_> {
             && !out.contains_key("prefixItems")
         {
             match self.d.types {
+                // `{}` is "any value" for xgrammar, and a typed spelling would hold an array
+                // type without `items`, which it reads as closed.
+                _ if self.d.explicit_items => {
+                    out.insert("items".into(), Value::Object(Map::new()));
+                }
                 Types::AsSource => {
                     out.insert("items".into(), Value::Object(Map::new()));
                 }
@@ -755,6 +767,19 @@ impl Emitter<'_> {
                 Support::Partial(Partial::IntegersOnly(why)) => {
                     out.insert(keyword.into(), Value::Number(b.value.clone()));
                     if !only_integers {
+                        self.loss(node, keyword, why);
+                    }
+                }
+                Support::Partial(Partial::IntegerNodesOnly(why)) => {
+                    // Sent only where the converter reads it as an integer range: no fraction
+                    // is admitted and the bound is an integer it holds without rounding.
+                    let integral = b
+                        .value
+                        .as_i64()
+                        .is_some_and(|v| v.unsigned_abs() <= MAX_EXACT_INTEGER);
+                    if integral && !admitted.contains(JsonType::Number) {
+                        out.insert(keyword.into(), Value::Number(b.value.clone()));
+                    } else {
                         self.loss(node, keyword, why);
                     }
                 }
@@ -1103,6 +1128,31 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
             super::simple_regex::scan(p.as_str()).map(|_| p.as_str().to_owned())
         }
         PatternRule::FullMatchSafe => Ok(full_match_safe(p)),
+        PatternRule::RawCharacters => {
+            if !super::simple_regex::scan(p.as_str())?.means_whole_match() {
+                return Err("not sent: xgrammar matches a pattern against the whole string, so only a pattern anchored `^…$` as a whole means the same");
+            }
+            super::simple_regex::raw_characters_only(p.as_str())?;
+            Ok(p.as_str().to_owned())
+        }
+    }
+}
+
+/// Largest bound magnitude sent as an integer range: every integer up to 2^53 is exact in the
+/// doubles JSON parsers read numbers into, so the converter sees the bound as written.
+const MAX_EXACT_INTEGER: u64 = 1 << 53;
+
+/// Adds `items: {}` (any value) to a node sent with an array type and no `items`, for decoders
+/// that read a missing `items` as closed ([`JsonDialect::explicit_items`]). Also beside literals
+/// or a union, whichever the decoder reads first: `{}` admits every item, so it never narrows.
+fn items_said(out: &mut Map<String, Value>) {
+    let array = match out.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+        _ => false,
+    };
+    if array && !out.contains_key("items") {
+        out.insert("items".into(), Value::Object(Map::new()));
     }
 }
 

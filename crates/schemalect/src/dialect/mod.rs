@@ -9,6 +9,7 @@ mod emit;
 mod gemini;
 pub(crate) mod normalize;
 mod ollama;
+mod ollama_mlx;
 mod openai;
 pub mod refusal;
 mod simple_regex;
@@ -88,6 +89,8 @@ pub fn capabilities(target: Target) -> &'static Capabilities {
         Target::BedrockClaude => &claude::BEDROCK,
         Target::GeminiInteractions => &gemini::INTERACTIONS_CAPABILITIES,
         Target::VertexGemini => &gemini::VERTEX_CAPABILITIES,
+        Target::OllamaMlx => &ollama_mlx::CAPABILITIES,
+        Target::LlamaServer => &ollama::LLAMA_SERVER,
     }
 }
 
@@ -117,8 +120,12 @@ pub(crate) fn reshape_needs(target: Target) -> Needs {
             opaque_free_objects: true,
             ..Needs::default()
         },
-        // All three speak JSON Schema with explicit `additionalProperties`: nothing to reshape.
-        Target::GeminiJson | Target::GeminiInteractions | Target::Ollama => Needs::default(),
+        // All speak JSON Schema with explicit `additionalProperties`: nothing to reshape.
+        Target::GeminiJson
+        | Target::GeminiInteractions
+        | Target::Ollama
+        | Target::OllamaMlx
+        | Target::LlamaServer => Needs::default(),
     }
 }
 
@@ -168,6 +175,8 @@ pub(crate) fn lower_derived(
 fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
     match target {
         Target::Ollama => ollama::lower(schema, options),
+        Target::OllamaMlx => ollama_mlx::lower(schema, options),
+        Target::LlamaServer => ollama::lower_llama_server(schema, options),
         Target::Gemini | Target::VertexGemini => {
             gemini::lower_openapi(schema, options, &declared::hidden_by_references(schema))
         }
@@ -199,6 +208,7 @@ pub(crate) fn source_value(schema: &Schema) -> Result<Value, Loss> {
         closure: emit::Closure::AsSource,
         types: emit::Types::AsSource,
         references: true,
+        explicit_items: false,
     };
     // Without a capability table only the emission limits can stop it, and they stop the
     // walk at the first node: one reason.

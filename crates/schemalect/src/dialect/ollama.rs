@@ -45,7 +45,20 @@ pub static CAPABILITIES: Capabilities = Capabilities {
     target: Target::Ollama,
     field: "format",
     route: "`format`: a JSON Schema or `\"json\"`: https://github.com/ollama/ollama/blob/fb307609/docs/api.md (providers.md L1, L2)",
-    rows: &[
+    rows: LLAMA_CPP_ROWS,
+};
+
+/// What llama.cpp's own server does with each keyword: the same converter as Ollama's GGUF
+/// backend (`common/json-schema-to-grammar.cpp`, which Ollama vendors), so the same rows.
+pub static LLAMA_SERVER: Capabilities = Capabilities {
+    target: Target::LlamaServer,
+    field: "response_format.json_schema.schema",
+    route: "`/v1/chat/completions` `response_format: {type: \"json_schema\", json_schema: {schema}}`: https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/tools/server/README.md ; `{type: \"json_object\"}` without a schema is a no-op and `grammar` beside `json_schema` is a 500 (llama-server b10499, rig `tests/cassettes/llamacpp/structured_output_matrix/`, providers-2026-12.md §3.4)",
+    rows: LLAMA_CPP_ROWS,
+};
+
+/// The rows of llama.cpp's `json-schema-to-grammar`, shared by the routes that use it.
+const LLAMA_CPP_ROWS: &[super::caps::Row] = &[
         row("type", Support::Kept, L4),
         row("enum", Support::Kept, L4),
         row("const", Support::Kept, L4),
@@ -76,33 +89,21 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("format", Support::Rewritten(Rewrite::IntoDescription), L5),
         row("$schema", Support::Kept, L4),
         row("$id", Support::Kept, L4),
-    ],
-};
+];
 
 const DIALECT: JsonDialect = JsonDialect {
     caps: Some(&CAPABILITIES),
     closure: Closure::ExplicitOpen,
     types: Types::ExplicitOutsideBareUnions,
     references: true,
+    explicit_items: false,
 };
 
+/// Ollama `format` (GGUF models, llama.cpp's converter); `"json"` or nothing when the schema
+/// cannot be sent.
 pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    let normalized = normalize(
-        schema,
-        Rewrites {
-            flatten_all_of: true,
-            distribute_unions: true,
-        },
-    );
-    let refused = ref_key_in_data(&normalized.schema);
-    let (disciplined, relaxed) = discipline(&normalized.schema);
-    match refused.map_or_else(|| emit(&disciplined, DIALECT), Err) {
-        Ok(emitted) => {
-            let mut losses = normalized.losses;
-            losses.extend(relaxed);
-            losses.extend(emitted.losses);
-            Outcome::native(super::object([("format", emitted.schema)]), losses)
-        }
+    match convert(schema, &CAPABILITIES) {
+        Ok((sent, losses)) => Outcome::native(super::object([("format", sent)]), losses),
         Err(degrade) => {
             let (mode, wire) = if json_mode_allowed(schema) {
                 (Mode::Json, json!({ "format": "json" }))
@@ -116,6 +117,65 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             }
         }
     }
+}
+
+/// llama-server `response_format` `json_schema`. The fallback is never `json_object`, which
+/// llama-server ignores without a schema (providers-2026-12.md §3.4), but a `json_schema` whose
+/// schema admits every JSON value as llama.cpp reads it ([`any_value`]); no `grammar` is ever
+/// sent beside it.
+pub(crate) fn lower_llama_server(schema: &Schema, _options: &LowerOptions) -> Outcome {
+    match convert(schema, &LLAMA_SERVER) {
+        Ok((sent, losses)) => Outcome::native(llama_server_wire(sent), losses),
+        Err(degrade) => Outcome {
+            mode: Mode::Json,
+            wire: llama_server_wire(any_value()),
+            losses: degrade.0,
+        },
+    }
+}
+
+fn llama_server_wire(schema: Value) -> Value {
+    super::object([(
+        "response_format",
+        super::object([
+            ("type", Value::from("json_schema")),
+            ("json_schema", super::object([("schema", schema)])),
+        ]),
+    )])
+}
+
+/// A schema that admits every JSON value as llama.cpp's converter reads it. `{}` will not do:
+/// the converter reads an empty schema as "object". A `type` list is a union of the primitive
+/// rules, and an object with `additionalProperties: true` and no properties is its free object
+/// rule, so this union admits every value.
+pub(crate) fn any_value() -> Value {
+    json!({"anyOf": [
+        {"type": "object", "additionalProperties": true},
+        {"type": ["null", "boolean", "array", "number", "string"]}
+    ]})
+}
+
+/// The schema as llama.cpp's converter must receive it (module docs), with every loss; or why
+/// it cannot be sent. `caps` is the route's table (the same rows for every llama.cpp route).
+fn convert(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Loss>), Degrade> {
+    let dialect = JsonDialect {
+        caps: Some(caps),
+        ..DIALECT
+    };
+    let normalized = normalize(
+        schema,
+        Rewrites {
+            flatten_all_of: true,
+            distribute_unions: true,
+        },
+    );
+    let refused = ref_key_in_data(&normalized.schema);
+    let (disciplined, relaxed) = discipline(&normalized.schema);
+    let emitted = refused.map_or_else(|| emit(&disciplined, dialect), Err)?;
+    let mut losses = normalized.losses;
+    losses.extend(relaxed);
+    losses.extend(emitted.losses);
+    Ok((emitted.schema, losses))
 }
 
 /// The first place where an object key `$ref` occurs in data the converter reads (property
@@ -564,5 +624,69 @@ mod discipline_tests {
             assert_eq!(l.wire(), &json!({"format": "json"}));
             assert!(l.losses()[0].reason.contains("$ref"), "{:?}", l.losses());
         }
+    }
+}
+
+#[cfg(test)]
+mod llama_server_tests {
+    use crate::{LowerOptions, Mode, Schema, Target};
+    use serde_json::{json, Value};
+
+    fn lower(v: Value) -> crate::Lowering {
+        Schema::parse(&v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::LlamaServer, &LowerOptions::default())
+    }
+
+    #[test]
+    fn the_schema_travels_as_ollama_sends_it_in_response_format() {
+        let source =
+            json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 2000}}});
+        let l = lower(source.clone());
+        let o = Schema::parse(&source)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(
+            l.wire(),
+            &json!({"response_format": {"type": "json_schema", "json_schema": {"schema": o.wire()["format"]}}})
+        );
+        assert_eq!(l.mode(), Mode::Widened);
+        assert_eq!(l.losses(), o.losses());
+    }
+
+    /// `json_object` without a schema is a no-op on llama-server: the fallback is a schema that
+    /// admits every JSON value, whatever the root, and never `json_object` or a `grammar`.
+    #[test]
+    fn the_fallback_is_a_schema_for_any_value() {
+        for (schema, valid) in [
+            (
+                json!({"type": "object", "properties": {"$ref": {"type": "string"}}}),
+                json!({"$ref": "#/a"}),
+            ),
+            (
+                json!({"type": "array", "items": {"enum": [{"$ref": "x"}]}}),
+                json!([{"$ref": "x"}]),
+            ),
+        ] {
+            let l = lower(schema.clone());
+            assert_eq!(l.mode(), Mode::Json, "{schema}");
+            assert_eq!(
+                l.wire(),
+                &json!({"response_format": {"type": "json_schema", "json_schema": {"schema": super::any_value()}}})
+            );
+            assert!(!l.wire().to_string().contains("json_object"));
+            assert_eq!(l.accept(valid.to_string()).ok(), Some(valid));
+        }
+    }
+
+    #[test]
+    fn a_grammar_in_the_body_is_removed_on_merge() {
+        let l = lower(json!({"type": "string"}));
+        let mut body = json!({"model": "m", "grammar": "root ::= \"x\"", "response_format": {"type": "json_object"}});
+        l.merge_into(&mut body);
+        assert_eq!(
+            body,
+            json!({"model": "m", "response_format": {"type": "json_schema", "json_schema": {"schema": {"type": "string"}}}})
+        );
     }
 }

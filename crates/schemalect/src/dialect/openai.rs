@@ -312,6 +312,7 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
                 caps.target,
                 Target::OpenAi | Target::OpenAiResponses | Target::Groq
             ),
+            explicit_items: false,
         },
     ))?;
     let mut sent = emitted.schema;

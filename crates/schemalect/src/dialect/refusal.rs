@@ -46,6 +46,8 @@ enum Family {
     OpenAi,
     Claude,
     Gemini,
+    /// llama.cpp's own server (`llama-server`).
+    LlamaCpp,
 }
 
 fn family(target: Target) -> Family {
@@ -57,7 +59,9 @@ fn family(target: Target) -> Family {
         | Target::OpenRouter => Family::OpenAi,
         Target::Claude | Target::ClaudeNative | Target::BedrockClaude => Family::Claude,
         // Ollama's own errors name no keyword; llama.cpp's grammar errors are its patterns.
-        Target::Ollama => Family::OpenAi,
+        // xgrammar's errors through Ollama are not recorded yet: read as Ollama's.
+        Target::Ollama | Target::OllamaMlx => Family::OpenAi,
+        Target::LlamaServer => Family::LlamaCpp,
         Target::Gemini | Target::GeminiJson | Target::GeminiInteractions | Target::VertexGemini => {
             Family::Gemini
         }
@@ -105,6 +109,9 @@ const RIG_LIMITS: &str =
 const RIG_MATRIX: &str =
     "rig `tests/cassettes/anthropic/strict_schema_matrix/*.yaml` (providers-2026-12.md §3.2)";
 
+const RIG_LLAMA: &str = "rig `tests/cassettes/llamacpp/structured_output_matrix/schema_and_grammar_conflict.yaml` (llama-server b10499, providers-2026-12.md §3.4)";
+const LLAMA_REPETITION: &str = "https://github.com/ggml-org/llama.cpp/issues/27087 , https://github.com/ggml-org/llama.cpp/issues/27859 , https://github.com/ggml-org/llama.cpp/pull/28469 (`MAX_REPETITION_THRESHOLD = 2000`, providers-2026-12.md §3.4)";
+
 /// Most specific first: the first entry whose needle occurs (and, for the name rules, whose
 /// name is a row of the target's table) decides.
 #[rustfmt::skip]
@@ -136,6 +143,9 @@ static KNOWN: &[Known] = &[
     known(Family::Claude, "input should be 'object'", Then::Row("type"), RIG_MATRIX),
     known(Family::Claude, "values other than 0 or 1 are not supported", Then::Row("minItems"), "https://github.com/ghostlobster/memorize-everything/issues/93 (providers.md I-A8)"),
     known(Family::Claude, "type, propert", Then::NameAfter(4), "https://github.com/earendil-works/pi/issues/9953 , https://github.com/agentjido/req_llm/issues/302 (providers.md I-A6, I-A7)"),
+    // llama-server (providers-2026-12.md §3.4).
+    known(Family::LlamaCpp, "cannot use both json_schema and grammar", Then::Route("`grammar` sent beside `json_schema` (llama-server takes one)", RIG_LLAMA), RIG_LLAMA),
+    known(Family::LlamaCpp, "failed to parse grammar", Then::Limit("llama.cpp repetition threshold (bounds from 2,000 up)", LLAMA_REPETITION), LLAMA_REPETITION),
     // Gemini, all hosts and wires (providers.md §6 I-G*; providers-2026-12.md §3.3).
     known(Family::Gemini, "should be non-empty for object type", Then::Row("properties"), "https://github.com/agno-agi/agno/issues/2112 (providers.md I-G1..3)"),
     known(Family::Gemini, "enum only allowed for string type", Then::Row("enum"), "https://github.com/decolua/9router/pull/380 (providers.md I-G11)"),
@@ -296,6 +306,7 @@ mod tests {
             (Target::ClaudeNative, "Schemas contains too many parameters with union types (17 parameters with type arrays or anyOf), which would make grammar compilation inefficient. (limit: 16 parameters with unions).", "union-typed"),
             (Target::BedrockClaude, "Schema is too complex for compilation. Try reducing the number of tools or simplifying tool schemas.", "per-schema complexity"),
             (Target::Claude, "The compiled grammar is too large, which would cause performance issues.", "compiled grammar"),
+            (Target::LlamaServer, "failed to parse grammar", "repetition threshold"),
             (Target::Claude, "Circular reference detected in schema definitions: Node -> Node. Self-referencing or mutually-referencing definitions are not supported.", "recursive"),
             (Target::OpenAi, "Invalid schema for response_format 'x': 6 levels of nesting exceeds limit of 5.", "nesting depth"),
             (Target::Gemini, "A schema in GenerationConfig in the request exceeds the maximum allowed nesting depth.", "nesting depth"),
@@ -315,6 +326,7 @@ mod tests {
             (Target::OpenRouter, "No endpoints available matching your guardrail restrictions and data policy", "OpenRouter"),
             (Target::OpenAi, "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", "JSON"),
             (Target::Claude, "Thinking may not be enabled when tool_choice forces tool use.", "thinking"),
+            (Target::LlamaServer, "{\"error\":{\"code\":500,\"message\":\"Cannot use both json_schema and grammar\",\"type\":\"server_error\"}}", "grammar"),
         ];
         for (target, text, want) in routes {
             match contradiction(*target, text).map(|c| c.contradicted) {

@@ -194,6 +194,67 @@ fn repetition_end(chars: &[char], start: usize) -> Result<usize, &'static str> {
     }
 }
 
+/// Checks that every string a pattern (already accepted by [`scan`]) can match is written in
+/// JSON without an escape: xgrammar turns the pattern into a grammar for the raw characters
+/// between the string's quotes (`"\"" regex "\""`, `cpp/json_schema_converter.cc`
+/// `GenerateString`), so a value that needs `\"`, `\\` or `\n` in JSON cannot be written
+/// under a pattern that admits it. Conservatively: printable ASCII only, no `"` or `\\`, no
+/// `.` or negated class (both admit `"` and `\`), escapes only `\d`, `\w` and escaped
+/// syntax characters, and a class range only within digits, upper- or lower-case letters.
+pub(crate) fn raw_characters_only(pattern: &str) -> Result<(), &'static str> {
+    const WHY: &str = "not sent: xgrammar matches the pattern against the raw characters between the string's quotes, and this pattern can match a character JSON writes escaped (`\"`, `\\`, a control character), or uses `.` or a negated class, which do";
+    let chars: Vec<char> = pattern.chars().collect();
+    let same_kind = |a: char, b: char| {
+        (a.is_ascii_digit() && b.is_ascii_digit())
+            || (a.is_ascii_lowercase() && b.is_ascii_lowercase())
+            || (a.is_ascii_uppercase() && b.is_ascii_uppercase())
+    };
+    let mut in_class = false;
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        if !(' '..='~').contains(&c) || c == '"' {
+            return Err(WHY);
+        }
+        match c {
+            '\\' => match chars.get(i + 1) {
+                Some('d' | 'w') => i += 2,
+                Some(&e) if e != '\\' && ESCAPABLE.contains(e) => i += 2,
+                _ => return Err(WHY),
+            },
+            '.' if !in_class => return Err(WHY),
+            '[' if !in_class => {
+                if chars.get(i + 1) == Some(&'^') {
+                    return Err(WHY);
+                }
+                in_class = true;
+                i += 1;
+            }
+            ']' if in_class => {
+                in_class = false;
+                i += 1;
+            }
+            '-' if in_class => {
+                let before = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+                let after = chars.get(i + 1).copied();
+                match (before, after) {
+                    // A literal `-` first or last in the class.
+                    (Some('['), _) | (_, Some(']')) => {}
+                    (Some(a), Some(b)) if same_kind(a, b) && a <= b => {
+                        let escaped = i >= 2 && chars.get(i - 2) == Some(&'\\');
+                        if escaped {
+                            return Err(WHY);
+                        }
+                    }
+                    _ => return Err(WHY),
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

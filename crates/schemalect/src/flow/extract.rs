@@ -243,6 +243,9 @@ const FAMILIES: &[(Target, &Family)] = &[
     (Target::BedrockClaude, &CONVERSE),
     (Target::GeminiInteractions, &INTERACTIONS),
     (Target::VertexGemini, &GEMINI),
+    (Target::OllamaMlx, &OLLAMA),
+    // llama-server answers in the OpenAI chat-completion shape.
+    (Target::LlamaServer, &OPENAI),
 ];
 
 /// Reads the answer from `target`'s response body (the whole JSON body of a non-streaming

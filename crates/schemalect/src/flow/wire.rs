@@ -28,6 +28,8 @@ const SCHEMA_AT: &[(Target, &str)] = &[
     ),
     (Target::GeminiInteractions, "/response_format/schema"),
     (Target::VertexGemini, "/generationConfig/responseSchema"),
+    (Target::OllamaMlx, "/format"),
+    (Target::LlamaServer, "/response_format/json_schema/schema"),
 ];
 
 /// JSON modes that only admit an object at the root: OpenAI-compatible `json_object`
@@ -38,6 +40,7 @@ const OBJECT_ONLY_JSON_MODES: &[(Target, &str, &str)] = &[
     (Target::Mistral, "/response_format/type", "json_object"),
     (Target::OpenRouter, "/response_format/type", "json_object"),
     (Target::Ollama, "/format", "json"),
+    (Target::OllamaMlx, "/format", "json"),
     (Target::OpenAiResponses, "/text/format/type", "json_object"),
 ];
 

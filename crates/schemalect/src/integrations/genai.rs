@@ -54,7 +54,7 @@ pub fn response_format(
     check(
         lowering,
         FORMAT,
-        "`openai`, `groq`, `mistral`, `openrouter`, `openai-responses`, `gemini-json`, `claude-native` or `ollama`",
+        "`openai`, `groq`, `mistral`, `openrouter`, `openai-responses`, `gemini-json`, `claude-native`, `ollama` or `ollama-mlx`",
         |t| {
             t.is_openai_family()
                 || matches!(
@@ -63,6 +63,7 @@ pub fn response_format(
                         | Target::GeminiJson
                         | Target::ClaudeNative
                         | Target::Ollama
+                        | Target::OllamaMlx
                 )
         },
     )?;
@@ -87,7 +88,7 @@ pub fn response_format(
             let schema = member(lowering, "/output_config/format/schema")?;
             Ok(Converted::new(spec("response", None, schema.clone())))
         }
-        Target::Ollama => {
+        Target::Ollama | Target::OllamaMlx => {
             let mut out = Converted::new(ChatResponseFormat::JsonMode);
             if let Some(schema @ Value::Object(_)) = lowering.wire().get("format") {
                 out.left_out.push(LeftOut {

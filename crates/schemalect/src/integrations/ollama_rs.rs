@@ -34,15 +34,17 @@ use serde_json::Value;
 
 const FORMAT: &str = "ollama-rs `FormatType`";
 
-/// The `format` of an `ollama` lowering: [`FormatType::StructuredJson`] with the lowering's
+/// The `format` of an `ollama` or `ollama-mlx` lowering (one wire, two converters): [`FormatType::StructuredJson`] with the lowering's
 /// schema, or [`FormatType::Json`] in JSON mode. ollama-rs carries the whole fragment, so
 /// [`Converted::left_out`] is empty.
 ///
 /// # Errors
-/// [`IntegrationError::Target`] unless the lowering is for `ollama`,
+/// [`IntegrationError::Target`] unless the lowering is for `ollama` or `ollama-mlx`,
 /// [`IntegrationError::PromptMode`] when it sends nothing native.
 pub fn format(lowering: &Lowering) -> Result<Converted<FormatType>, IntegrationError> {
-    check(lowering, FORMAT, "`ollama`", |t| t == Target::Ollama)?;
+    check(lowering, FORMAT, "`ollama` or `ollama-mlx`", |t| {
+        matches!(t, Target::Ollama | Target::OllamaMlx)
+    })?;
     let value = match member(lowering, "/format")? {
         Value::String(s) if s == "json" => FormatType::Json,
         schema @ Value::Object(_) => {
@@ -115,7 +117,12 @@ mod tests {
     #[test]
     fn another_target_is_an_error() {
         let schema = Schema::parse(&json!({"type": "object"})).unwrap();
-        for target in [Target::Gemini, Target::OpenAi, Target::Claude] {
+        for target in [
+            Target::Gemini,
+            Target::OpenAi,
+            Target::Claude,
+            Target::LlamaServer,
+        ] {
             let plan = schema.lower(target, &LowerOptions::default());
             let err = format(&plan).unwrap_err();
             assert_eq!(
@@ -123,7 +130,7 @@ mod tests {
                 IntegrationError::Target {
                     integration: FORMAT,
                     target,
-                    accepted: "`ollama`"
+                    accepted: "`ollama` or `ollama-mlx`"
                 }
             );
         }

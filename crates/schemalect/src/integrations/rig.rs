@@ -63,7 +63,7 @@ pub fn lower(
 ///
 /// # Errors
 /// [`IntegrationError::Target`] unless the lowering is for `openai`, `openai-responses`,
-/// `ollama`, `gemini-json` or `claude-native`; [`IntegrationError::NoSchema`] in JSON mode
+/// `ollama`, `ollama-mlx`, `gemini-json` or `claude-native`; [`IntegrationError::NoSchema`] in JSON mode
 /// (rig's `output_schema` is a schema or nothing); [`IntegrationError::PromptMode`] when the
 /// lowering sends nothing native; [`IntegrationError::Stronger`] for a non-strict OpenAI
 /// `json_schema` (rig would send it strict).
@@ -73,13 +73,14 @@ pub fn output_schema(
     check(
         lowering,
         OUTPUT,
-        "`openai`, `openai-responses`, `ollama`, `gemini-json` or `claude-native`",
+        "`openai`, `openai-responses`, `ollama`, `ollama-mlx`, `gemini-json` or `claude-native`",
         |t| {
             matches!(
                 t,
                 Target::OpenAi
                     | Target::OpenAiResponses
                     | Target::Ollama
+                    | Target::OllamaMlx
                     | Target::GeminiJson
                     | Target::ClaudeNative
             )
@@ -127,7 +128,7 @@ pub fn output_schema(
             ));
             member(lowering, &format!("{spec}/schema"))?
         }
-        Target::Ollama => match member(lowering, "/format")? {
+        Target::Ollama | Target::OllamaMlx => match member(lowering, "/format")? {
             schema @ Value::Object(_) => schema,
             _ => return Err(no_schema()),
         },

@@ -393,7 +393,9 @@ impl Lowering {
     /// - Gemini: `responseSchema`, `responseJsonSchema` and `responseMimeType` are removed from
     ///   `generationConfig` before the fragment's are added, the caller's other settings
     ///   (`temperature`, …) kept;
-    /// - Ollama: `format` is replaced;
+    /// - Ollama (both backends): `format` is replaced;
+    /// - llama-server: `response_format` is replaced and a `grammar` removed (llama-server
+    ///   refuses the two together);
     /// - Claude: the answer tool an earlier merge forced (named by `tool_choice`) and any tool
     ///   of the fragment's name are removed before the fragment's tool is appended to the
     ///   caller's tools; `tool_choice` and `output_config.format` are replaced or removed;
@@ -494,8 +496,13 @@ impl Lowering {
                 "generationConfig",
                 &["responseSchema", "responseJsonSchema", "responseMimeType"],
             ),
-            Target::Ollama => {
+            Target::Ollama | Target::OllamaMlx => {
                 body.remove("format");
+            }
+            // `grammar` goes too: llama-server refuses it beside `json_schema` (HTTP 500).
+            Target::LlamaServer => {
+                body.remove("response_format");
+                body.remove("grammar");
             }
             Target::Claude | Target::ClaudeNative => {
                 let mut names: Vec<Value> = Vec::new();

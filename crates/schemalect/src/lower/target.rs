@@ -34,11 +34,17 @@ pub enum Target {
     GeminiInteractions,
     /// Vertex AI Gemini `generationConfig.responseSchema` (Vertex's OpenAPI-subset `Schema`).
     VertexGemini,
+    /// Ollama `format` for MLX models, whose converter is xgrammar (Ollama PR #17929): objects
+    /// and arrays closed unless they say otherwise, `allOf` never sent.
+    OllamaMlx,
+    /// llama.cpp's own `llama-server`: OpenAI-compatible `response_format` `json_schema`,
+    /// converted by llama.cpp's `json-schema-to-grammar` (the converter `ollama` models).
+    LlamaServer,
 }
 
 impl Target {
     /// Every target, in the order reports list them.
-    pub const ALL: [Target; 13] = [
+    pub const ALL: [Target; 15] = [
         Target::OpenAi,
         Target::Groq,
         Target::Mistral,
@@ -52,6 +58,8 @@ impl Target {
         Target::BedrockClaude,
         Target::GeminiInteractions,
         Target::VertexGemini,
+        Target::OllamaMlx,
+        Target::LlamaServer,
     ];
 
     /// The name used on the command line and in reports.
@@ -70,6 +78,8 @@ impl Target {
             Target::BedrockClaude => "bedrock-claude",
             Target::GeminiInteractions => "gemini-interactions",
             Target::VertexGemini => "vertex-gemini",
+            Target::OllamaMlx => "ollama-mlx",
+            Target::LlamaServer => "llama-server",
         }
     }
 
@@ -95,7 +105,7 @@ impl fmt::Display for Target {
 
 /// An unknown target name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown target `{0}`; expected one of: openai, groq, mistral, openrouter, gemini, gemini-json, ollama, claude, claude-native, openai-responses, bedrock-claude, gemini-interactions, vertex-gemini")]
+#[error("unknown target `{0}`; expected one of: openai, groq, mistral, openrouter, gemini, gemini-json, ollama, claude, claude-native, openai-responses, bedrock-claude, gemini-interactions, vertex-gemini, ollama-mlx, llama-server")]
 pub struct UnknownTarget(pub String);
 
 impl FromStr for Target {

@@ -76,6 +76,7 @@ const DIALECT: JsonDialect = JsonDialect {
     // References are undocumented on this route: recursion degrades, non-recursive references
     // are written out in place.
     references: false,
+    explicit_items: false,
 };
 
 pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {

@@ -66,6 +66,7 @@ const DIALECT: JsonDialect = JsonDialect {
     // "Cyclic references are unrolled to a limited degree" (providers.md GG2): a depth cut
     // would narrow, so recursion degrades; non-recursive references are written out in place.
     references: false,
+    explicit_items: false,
 };
 
 /// The request field.
