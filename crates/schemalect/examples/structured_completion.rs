@@ -81,6 +81,13 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
         }
         let dir = recorded.join(name);
+        if !dir.is_dir() {
+            // Answers are recorded from real runs only; a route with none is shown up to its
+            // request, and its answers are not made up.
+            println!("(no recorded answers for {name} yet)");
+            println!();
+            continue;
+        }
         for case in CASES {
             run_case(flow, &request, &dir, case, &mut shown_repairs)?;
         }
