@@ -411,6 +411,23 @@ pub fn gemini_schema_to_js(n: &Value) -> Result<Value, ProviderError> {
     Ok(Value::Object(out))
 }
 
+/// What llama.cpp's converter refuses in a schema it is given (Ollama's `format`, llama-server's
+/// `json_schema`): each pattern its GBNF parser cannot read, else the converter's own refusal.
+fn llama_cpp_problems(f: &Value, probs: &mut Vec<String>) {
+    for (path, n) in nodes_of(f) {
+        if let Some(p) = n.node.get("pattern").and_then(Value::as_str) {
+            if let Some(problem) = llama_pattern_problem(p) {
+                probs.push(format!("{path}: {problem}"));
+            }
+        }
+    }
+    if let Err(e) = ollama_format_to_js(f) {
+        if probs.is_empty() {
+            probs.push(e.0);
+        }
+    }
+}
+
 /// Why a pattern is not usable by llama.cpp's converter, if it is not (providers.md §5.1, I-L1):
 /// it must start with `^` and end with `$`, and the shorthand classes `\d \w \s \D \W \S` are
 /// copied into the grammar as literal escapes that the GBNF parser then rejects.
@@ -901,7 +918,7 @@ const RAW_ONLY: &str = "^[^\"\\\\\\u0000-\\u001f]*$";
 /// `additionalProperties` on an object node is `false` and a missing `items` on a node whose
 /// `type` names `array` is `false` (unevaluated items), a `pattern` is matched against the
 /// whole string (`^(?:X)$`, anchors of `^X$` stripped first) over raw characters only
-/// ([`RAW_ONLY`]), `{}` is any value. Every other keyword is read as JSON Schema reads it
+/// (`RAW_ONLY`), `{}` is any value. Every other keyword is read as JSON Schema reads it
 /// (stricter where xgrammar skips one).
 pub fn xgrammar_format_to_js(s: &Value) -> Result<Value, ProviderError> {
     xgrammar_node(s, 0)
@@ -1089,20 +1106,7 @@ pub fn provider_problems(target: Target, wire: &Value) -> Vec<String> {
         Target::Ollama => match w.get("format") {
             None => {}
             Some(Value::String(s)) if s == "json" => {}
-            Some(f @ Value::Object(_)) => {
-                for (path, n) in nodes_of(f) {
-                    if let Some(p) = n.node.get("pattern").and_then(Value::as_str) {
-                        if let Some(problem) = llama_pattern_problem(p) {
-                            probs.push(format!("{path}: {problem}"));
-                        }
-                    }
-                }
-                if let Err(e) = ollama_format_to_js(f) {
-                    if probs.is_empty() {
-                        probs.push(e.0);
-                    }
-                }
-            }
+            Some(f @ Value::Object(_)) => llama_cpp_problems(f, &mut probs),
             Some(other) => probs.push(format!(
                 "invalid format {other}; expected \"json\" or a JSON Schema object"
             )),
@@ -1166,20 +1170,7 @@ pub fn provider_problems(target: Target, wire: &Value) -> Vec<String> {
         Target::LlamaServer => match llama_server_schema(w) {
             Err(e) => probs.push(e.0),
             Ok(None) => {}
-            Ok(Some(f @ Value::Object(_))) => {
-                for (path, n) in nodes_of(f) {
-                    if let Some(p) = n.node.get("pattern").and_then(Value::as_str) {
-                        if let Some(problem) = llama_pattern_problem(p) {
-                            probs.push(format!("{path}: {problem}"));
-                        }
-                    }
-                }
-                if let Err(e) = ollama_format_to_js(f) {
-                    if probs.is_empty() {
-                        probs.push(e.0);
-                    }
-                }
-            }
+            Ok(Some(f @ Value::Object(_))) => llama_cpp_problems(f, &mut probs),
             Ok(Some(other)) => probs.push(format!("the schema {other} is not a schema object")),
         },
         Target::OpenAiResponses => probs.extend(responses_problems(w)),
