@@ -216,6 +216,11 @@ pub struct TargetArgs {
     /// Do not ask OpenRouter to route only to providers that support every request parameter.
     #[arg(long)]
     pub no_require_parameters: bool,
+    /// With `--profile reshaping`: read `null` and a missing member alike (as serde does for
+    /// `Option<T>`), so an optional nullable property is sent as a required nullable one,
+    /// without the `{"value": …}` wrapper that keeps the two apart.
+    #[arg(long)]
+    pub null_means_absent: bool,
     /// The schema or tool name sent to the provider (`[A-Za-z0-9_-]{1,64}`); the default is
     /// the schema's title reduced to those characters, else `response`.
     #[arg(long, value_name = "NAME", value_parser = parse_name)]
@@ -232,6 +237,9 @@ impl TargetArgs {
             .with_openrouter_require_parameters(!self.no_require_parameters);
         if let Some(name) = &self.name {
             options = options.with_name(name.clone());
+        }
+        if self.null_means_absent {
+            options = options.with_null_means_absent(true);
         }
         options
     }

@@ -1254,3 +1254,40 @@ fn lowering_options_reach_the_wire() {
         r.stderr
     );
 }
+
+#[test]
+fn null_means_absent_sends_optional_nullables_without_the_wrapper() {
+    let dir = tmp("null-means-absent");
+    let schema = dir.join("profile.json");
+    std::fs::write(
+        &schema,
+        r#"{"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": ["integer", "null"]}}, "required": ["name"], "additionalProperties": false}"#,
+    )
+    .expect("write schema");
+    let age = |extra: &[&str]| {
+        let path = schema.to_string_lossy().into_owned();
+        let mut args = vec![
+            "lower",
+            "--format",
+            "json",
+            "--target",
+            "openai",
+            "--profile",
+            "reshaping",
+        ];
+        args.extend_from_slice(extra);
+        args.push(&path);
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let line = r.lines().remove(0);
+        let sent = &line["wire"]["response_format"]["json_schema"]["schema"];
+        assert_eq!(sent["required"], json!(["name", "age"]), "{line}");
+        sent["properties"]["age"].clone()
+    };
+    // Without the switch, `null` and absent stay apart: the optional is wrapped.
+    let wrapped = age(&[]);
+    assert!(wrapped.to_string().contains("\"value\""), "{wrapped}");
+    // With it, the property goes as it is, required and nullable.
+    let plain = age(&["--null-means-absent"]);
+    assert_eq!(plain, json!({"type": ["integer", "null"]}));
+}
