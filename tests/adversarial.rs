@@ -2,9 +2,10 @@
 //! never a panic, a stack overflow, a hang or unbounded memory (see docs/security.md).
 //!
 //! - Cases that could overflow the stack or use a lot of memory run in a child process (this
-//!   test binary again, running the ignored test `child` with `SCHEMALECT_ADVERSARIAL_CASE`
-//!   set), under an address-space cap; the parent reports the child's peak resident memory and
-//!   turns a crash into an assertion message instead of aborting the whole suite.
+//!   test binary again, running the same test with `SCHEMALECT_ADVERSARIAL_CASE` naming it: see
+//!   [`run_child`]), under an address-space cap; the parent reports the child's peak resident
+//!   memory and turns a crash into an assertion message instead of aborting the whole suite. No
+//!   test here is ignored.
 //! - Nothing is timed: a quadratic or exponential path would simply not finish. Elapsed times
 //!   are printed (`--nocapture`) for the record.
 //! - `serde_json::Value`'s own `Drop` and `Clone` recurse, so the very deep values built here
@@ -205,10 +206,18 @@ struct ChildRun {
     stdout: String,
 }
 
-/// Runs `case` (see [`child`]) in a child process limited to `cap_mib` MiB of address space.
-/// Panics, with the child's output, when the child does not succeed: a crash (stack overflow,
-/// out of memory) is an assertion failure here rather than an abort of the whole suite.
-fn run_child(case: &str, cap_mib: u64) -> ChildRun {
+/// Runs `case` in a child process limited to `cap_mib` MiB of address space, and returns what
+/// the child reported. `test` is the name of the calling test: the child is this test binary
+/// again, running that one test with [`CASE_VAR`] set to it, and in the child this function runs
+/// `case`, prints its peak resident memory and ends the process, so the rest of the test never
+/// runs there. A wrong `test` name runs no test in the child and fails here ("case done"
+/// missing), so the indirection cannot pass silently. Panics, with the child's output, when the
+/// child does not succeed: a crash (stack overflow, out of memory) is an assertion failure here
+/// rather than an abort of the whole suite.
+fn run_child(test: &str, case: fn(), cap_mib: u64) -> ChildRun {
+    if std::env::var(CASE_VAR).is_ok_and(|v| v == test) {
+        run_here(test, case);
+    }
     let exe = std::env::current_exe().expect("the test binary's path");
     let started = Instant::now();
     let out = Command::new("sh")
@@ -218,21 +227,15 @@ fn run_child(case: &str, cap_mib: u64) -> ChildRun {
             cap_mib * 1024
         ))
         .arg(&exe)
-        .args([
-            "child",
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CASE_VAR, case)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CASE_VAR, test)
         .output()
         .expect("the child process starts");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && stdout.contains("case done:"),
-        "the adversarial case `{case}` failed in its child process ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        "the adversarial case `{test}` failed in its child process ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
         out.status
     );
     for line in stdout.lines() {
@@ -250,51 +253,26 @@ fn run_child(case: &str, cap_mib: u64) -> ChildRun {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0);
     println!(
-        "case `{case}`: peak resident memory {:.1} MiB, {:.2?} in the child",
+        "case `{test}`: peak resident memory {:.1} MiB, {:.2?} in the child",
         peak_kib as f64 / 1024.0,
         started.elapsed()
     );
     ChildRun { peak_kib, stdout }
 }
 
-/// The child side of [`run_child`]: runs the case named by the environment and reports its peak
-/// resident memory. Ignored in normal runs; the parent runs it with `--ignored`.
-#[test]
-#[ignore = "run by the other tests in a child process (SCHEMALECT_ADVERSARIAL_CASE)"]
-fn child() {
-    let Ok(case) = std::env::var(CASE_VAR) else {
-        panic!("run by the parent tests with {CASE_VAR} set");
-    };
+/// The child side of [`run_child`]: runs `case`, reports its time and peak resident memory on
+/// standard output, and ends the process (exit status 0; a panic in `case` fails it first).
+fn run_here(test: &str, case: fn()) -> ! {
     let started = Instant::now();
-    match case.as_str() {
-        "deep-value-accept" => case_deep_value_accept(),
-        "deep-value-gemini-wire" => case_deep_value_gemini_wire(),
-        "deep-value-everything" => case_deep_value_everything(),
-        "answer-100mib" => case_answer_100mib(),
-        "enum-1m" => case_enum_1m(),
-        "properties-100k" => case_properties_100k(),
-        "pattern-1mib" => case_pattern_1mib(),
-        "reference-dag" => case_reference_dag(),
-        "error-amplification" => case_error_amplification(),
-        "long-names-nodes" => case_long_names_nodes(),
-        "long-patterns" => case_long_patterns(),
-        "shared-enum" => case_shared_enum(),
-        "full-pattern-properties" => case_full_pattern_properties(),
-        "full-unevaluated" => case_full_unevaluated(),
-        "full-dynamic-ref" => case_full_dynamic_ref(),
-        "full-contains" => case_full_contains(),
-        "full-dependent-schemas" => case_full_dependent_schemas(),
-        "full-if-then-else" => case_full_if_then_else(),
-        "budget-subset-walk" => case_budget_subset_walk(),
-        "dfa-busting-patterns" => case_dfa_busting_patterns(),
-        other => panic!("unknown case {other}"),
-    }
-    println!("case done: {case} in {:.2?}", started.elapsed());
+    case();
+    println!("case done: {test} in {:.2?}", started.elapsed());
     if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
         if let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:")) {
             println!("{line}");
         }
     }
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    std::process::exit(0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,7 +431,11 @@ fn deep_answer_text_is_a_decode_error() {
 /// which recurses once per level: a 100,000-deep `Value` overflowed the stack.
 #[test]
 fn deep_answer_value_is_refused_without_overflow() {
-    run_child("deep-value-accept", 4096);
+    run_child(
+        "deep_answer_value_is_refused_without_overflow",
+        case_deep_value_accept,
+        4096,
+    );
 }
 
 fn case_deep_value_accept() {
@@ -502,7 +484,11 @@ fn case_deep_value_accept() {
 /// Finding: the Gemini wire helpers cloned argument values with the recursive `Value::clone`.
 #[test]
 fn deep_values_through_the_gemini_wire_helpers() {
-    run_child("deep-value-gemini-wire", 4096);
+    run_child(
+        "deep_values_through_the_gemini_wire_helpers",
+        case_deep_value_gemini_wire,
+        4096,
+    );
 }
 
 fn case_deep_value_gemini_wire() {
@@ -536,7 +522,7 @@ fn case_deep_value_gemini_wire() {
 /// Every entry point on 100,000-deep built values in one run, as a caller might chain them.
 #[test]
 fn deep_values_everywhere() {
-    run_child("deep-value-everything", 4096);
+    run_child("deep_values_everywhere", case_deep_value_everything, 4096);
 }
 
 fn case_deep_value_everything() {
@@ -572,6 +558,7 @@ fn case_deep_value_everything() {
 
 #[test]
 fn million_value_enum() {
+    run_child("million_value_enum", case_enum_1m, 8192);
     let values: Vec<Value> = (0..1_000_000).map(|i| json!(format!("v{i}"))).collect();
     let schema = json!({"type": "string", "enum": values});
     for options in both_subsets() {
@@ -581,7 +568,6 @@ fn million_value_enum() {
             "a 1,000,000-value enum",
         );
     }
-    run_child("enum-1m", 8192);
 }
 
 fn case_enum_1m() {
@@ -617,6 +603,7 @@ fn case_enum_1m() {
 
 #[test]
 fn hundred_thousand_properties() {
+    run_child("hundred_thousand_properties", case_properties_100k, 8192);
     let props: Map<String, Value> = (0..100_000)
         .map(|i| (format!("p{i}"), json!({"type": "integer"})))
         .collect();
@@ -629,7 +616,6 @@ fn hundred_thousand_properties() {
             "the node limit is reported once, not 50,001 times"
         );
     }
-    run_child("properties-100k", 8192);
 }
 
 fn case_properties_100k() {
@@ -737,6 +723,7 @@ fn long_required_list_parses_and_lowers() {
 
 #[test]
 fn one_mib_pattern() {
+    run_child("one_mib_pattern", case_pattern_1mib, 8192);
     let pattern = "a".repeat(1 << 20);
     let schema = json!({"type": "string", "pattern": pattern});
     for options in both_subsets() {
@@ -746,7 +733,6 @@ fn one_mib_pattern() {
             "a 1 MiB pattern",
         );
     }
-    run_child("pattern-1mib", 8192);
 }
 
 fn case_pattern_1mib() {
@@ -838,7 +824,7 @@ fn nested_quantifiers_on_long_inputs_run_in_linear_time() {
 /// caches up to `ENGINE_DFA_CACHE` per pattern. Run in a child process, which prints the time.
 #[test]
 fn long_patterns_on_long_strings() {
-    run_child("long-patterns", 4096);
+    run_child("long_patterns_on_long_strings", case_long_patterns, 4096);
 }
 
 fn case_long_patterns() {
@@ -1126,7 +1112,7 @@ fn invalid_unicode_is_a_json_error() {
 /// needed for correctness (the caller bounds what it reads; see docs/security.md).
 #[test]
 fn hundred_mib_answer() {
-    let run = run_child("answer-100mib", 8192);
+    let run = run_child("hundred_mib_answer", case_answer_100mib, 8192);
     assert!(run.stdout.contains("accepted"), "{}", run.stdout);
     if run.peak_kib > 0 {
         // Text (100 MiB) + decoded value + lifted copy, with allocator slack: a generous bound
@@ -1207,7 +1193,11 @@ fn reference_dag(levels: usize, combinator: &str, leaf: Value) -> Value {
 /// (180 nodes) took 2^60 steps; `validate` also collected 2^n identical errors.
 #[test]
 fn shared_references_validate_in_polynomial_time() {
-    run_child("reference-dag", 4096);
+    run_child(
+        "shared_references_validate_in_polynomial_time",
+        case_reference_dag,
+        4096,
+    );
 }
 
 fn case_reference_dag() {
@@ -1271,7 +1261,11 @@ fn node_limit_never_drops_a_subschema_silently() {
 /// would have needed 50 GB). Pointers now share their prefix.
 #[test]
 fn long_names_above_many_nodes_stay_linear() {
-    run_child("long-names-nodes", 4096);
+    run_child(
+        "long_names_above_many_nodes_stay_linear",
+        case_long_names_nodes,
+        4096,
+    );
 }
 
 fn case_long_names_nodes() {
@@ -1347,7 +1341,11 @@ fn deep_near_duplicates_stay_near_linear() {
 /// above 2,000 failing items recorded 2 GiB of paths; a 3 MiB answer could need a terabyte.
 #[test]
 fn long_names_above_many_errors_stay_linear() {
-    run_child("error-amplification", 4096);
+    run_child(
+        "long_names_above_many_errors_stay_linear",
+        case_error_amplification,
+        4096,
+    );
 }
 
 fn case_error_amplification() {
@@ -1404,7 +1402,11 @@ fn error_amplification(s: &Schema) {
 /// them, and a weaker mode with a loss naming the bound where it does not.
 #[test]
 fn one_large_enum_referenced_many_times_stays_linear() {
-    run_child("shared-enum", 4096);
+    run_child(
+        "one_large_enum_referenced_many_times_stays_linear",
+        case_shared_enum,
+        4096,
+    );
 }
 
 fn case_shared_enum() {
@@ -1500,12 +1502,12 @@ fn parse_full(v: &Value) -> Schema {
         .unwrap_or_else(|e| panic!("the schema should parse in the full subset: {e}"))
 }
 
-/// Runs a budget case in a child process and checks the 1 GiB peak target.
-fn run_budget_child(case: &str) {
-    let run = run_child(case, 2048);
+/// Runs a budget case in a child process (see [`run_child`]) and checks the 1 GiB peak target.
+fn run_budget_child(test: &str, case: fn()) {
+    let run = run_child(test, case, 2048);
     assert!(
         run.peak_kib < 1024 * 1024,
-        "{case}: peak resident memory {} MiB, over the 1 GiB target",
+        "{test}: peak resident memory {} MiB, over the 1 GiB target",
         run.peak_kib / 1024
     );
 }
@@ -1709,7 +1711,10 @@ fn every_operation_refuses_past_a_caller_set_budget() {
 /// `patternProperties` over many members: every member name is matched against every pattern.
 #[test]
 fn full_subset_pattern_properties_over_many_members() {
-    run_budget_child("full-pattern-properties");
+    run_budget_child(
+        "full_subset_pattern_properties_over_many_members",
+        case_full_pattern_properties,
+    );
 }
 
 fn case_full_pattern_properties() {
@@ -1764,7 +1769,10 @@ fn case_full_pattern_properties() {
 /// collect, every branch of every union is evaluated, so a DAG of shared unions unfolds.
 #[test]
 fn full_subset_unevaluated_over_nested_unions() {
-    run_budget_child("full-unevaluated");
+    run_budget_child(
+        "full_subset_unevaluated_over_nested_unions",
+        case_full_unevaluated,
+    );
 }
 
 fn case_full_unevaluated() {
@@ -1812,7 +1820,10 @@ fn case_full_unevaluated() {
 /// `$dynamicRef` chains: every evaluation walks the dynamic scope and its resources' anchors.
 #[test]
 fn full_subset_dynamic_reference_chains() {
-    run_budget_child("full-dynamic-ref");
+    run_budget_child(
+        "full_subset_dynamic_reference_chains",
+        case_full_dynamic_ref,
+    );
 }
 
 fn case_full_dynamic_ref() {
@@ -1865,7 +1876,7 @@ fn case_full_dynamic_ref() {
 /// `contains` over big arrays, alone and under a wide union.
 #[test]
 fn full_subset_contains_over_big_arrays() {
-    run_budget_child("full-contains");
+    run_budget_child("full_subset_contains_over_big_arrays", case_full_contains);
 }
 
 fn case_full_contains() {
@@ -1905,7 +1916,7 @@ fn case_full_contains() {
 /// `dependentSchemas`: each present member applies a schema to the whole object.
 #[test]
 fn full_subset_dependent_schemas() {
-    run_budget_child("full-dependent-schemas");
+    run_budget_child("full_subset_dependent_schemas", case_full_dependent_schemas);
 }
 
 fn case_full_dependent_schemas() {
@@ -1947,7 +1958,7 @@ fn case_full_dependent_schemas() {
 /// each level evaluates the next twice (the condition and a branch).
 #[test]
 fn full_subset_if_then_else_nesting() {
-    run_budget_child("full-if-then-else");
+    run_budget_child("full_subset_if_then_else_nesting", case_full_if_then_else);
 }
 
 fn case_full_if_then_else() {
@@ -1986,7 +1997,10 @@ fn case_full_if_then_else() {
 /// answer is a product: 2,000 branches × 200,000 items.
 #[test]
 fn unions_over_big_answers_are_bounded_by_the_budget() {
-    run_budget_child("budget-subset-walk");
+    run_budget_child(
+        "unions_over_big_answers_are_bounded_by_the_budget",
+        case_budget_subset_walk,
+    );
 }
 
 fn case_budget_subset_walk() {
@@ -2017,7 +2031,10 @@ fn case_budget_subset_walk() {
 /// minutes; a pattern too large to match even a short string is refused when parsed.
 #[test]
 fn dfa_busting_patterns_are_refused_or_bounded() {
-    run_budget_child("dfa-busting-patterns");
+    run_budget_child(
+        "dfa_busting_patterns_are_refused_or_bounded",
+        case_dfa_busting_patterns,
+    );
 }
 
 fn case_dfa_busting_patterns() {
