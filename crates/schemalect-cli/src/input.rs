@@ -302,32 +302,51 @@ pub fn load(path: &Path, max: u64) -> Result<Document, InputError> {
     Ok(Document { text, value })
 }
 
+/// [`load`] for the commands that read only the schemas of a file (`lint`, `lower`): the
+/// contents of each group's `tests` are checked as JSON but not kept ([`crate::skim`]), unless
+/// the document is read as one plain schema (of `kind`, or of the shape detected when `None`),
+/// which is then parsed whole.
+pub fn load_schemas(path: &Path, max: u64, kind: Option<Kind>) -> Result<Document, InputError> {
+    let text = read_text(path, max)?;
+    let skimmed = crate::skim::from_str(&text).map_err(|e| json_error(&text, e))?;
+    let value = if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema
+    {
+        parse_json(&text)?
+    } else {
+        skimmed.value
+    };
+    Ok(Document { text, value })
+}
+
 /// Parses JSON text, with the error's line and column in characters.
 pub fn parse_json(text: &str) -> Result<Value, InputError> {
-    serde_json::from_str(text).map_err(|e| {
-        let full = e.to_string();
-        let mut message = match full.rfind(" at line ") {
-            Some(i) => full.get(..i).unwrap_or(&full).to_owned(),
-            None => full,
-        };
-        if text.trim().is_empty() {
-            message = "the file is empty; a JSON value was expected".to_owned();
-        } else if message == "recursion limit exceeded" {
-            message = format!(
-                "nested deeper than {JSON_NESTING_LIMIT} levels; such documents are refused before any schema limit applies"
-            );
-        }
-        let (line, column) = if e.line() == 0 {
-            (1, 1)
-        } else {
-            LineIndex::new(text).char_column(e.line(), e.column())
-        };
-        InputError::Json {
-            line,
-            column,
-            message,
-        }
-    })
+    serde_json::from_str(text).map_err(|e| json_error(text, e))
+}
+
+/// A parse error of `text`, with its line and column in characters.
+fn json_error(text: &str, e: serde_json::Error) -> InputError {
+    let full = e.to_string();
+    let mut message = match full.rfind(" at line ") {
+        Some(i) => full.get(..i).unwrap_or(&full).to_owned(),
+        None => full,
+    };
+    if text.trim().is_empty() {
+        message = "the file is empty; a JSON value was expected".to_owned();
+    } else if message == "recursion limit exceeded" {
+        message = format!(
+            "nested deeper than {JSON_NESTING_LIMIT} levels; such documents are refused before any schema limit applies"
+        );
+    }
+    let (line, column) = if e.line() == 0 {
+        (1, 1)
+    } else {
+        LineIndex::new(text).char_column(e.line(), e.column())
+    };
+    InputError::Json {
+        line,
+        column,
+        message,
+    }
 }
 
 /// Where a group's schema sits in its document.

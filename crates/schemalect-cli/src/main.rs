@@ -22,6 +22,7 @@ mod locate;
 mod progress;
 mod report;
 mod resources;
+mod skim;
 
 use args::{Cli, Command};
 use clap::FromArgMatches;

@@ -1,7 +1,7 @@
 //! `schemalect lint PATH...`: per schema, in the subset or every violation; per target, the
 //! mode and the losses. Exit 1 when a schema is out of the subset or `--deny` is hit.
 
-use super::{groups, load, run_ordered, Analysis, FileError, Settings, Status};
+use super::{groups, load_schemas, run_ordered, Analysis, FileError, Settings, Status};
 use crate::args::{targets, DenyArg, LintArgs, LintFormat};
 use crate::baseline::{self, Baseline, Entry};
 use crate::config;
@@ -262,7 +262,7 @@ impl Job {
         } else {
             String::new()
         };
-        let doc = match load(item, self.input.max_file_size) {
+        let doc = match load_schemas(item, self.input.max_file_size, self.input.kind) {
             Ok(d) => d,
             Err(e) => return self.failed(r, e, uri),
         };

@@ -1,7 +1,7 @@
 //! `schemalect lower --target T SCHEMA...`: the wire fragment on stdout, the losses on stderr;
 //! or, with `--format json`, one line per schema and target.
 
-use super::{groups, load, run_ordered, FileError, Settings, Status};
+use super::{groups, load_schemas, run_ordered, FileError, Settings, Status};
 use crate::args::{targets, Format, LowerArgs};
 use crate::input::{self, Item};
 use crate::locate::Locator;
@@ -69,7 +69,7 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
         status: Status::Clean,
     };
     let name = item.display();
-    let doc = match load(item, args.input.max_file_size) {
+    let doc = match load_schemas(item, args.input.max_file_size, args.input.kind) {
         Ok(d) => d,
         Err(e) => return failed(r, &e, args.format),
     };

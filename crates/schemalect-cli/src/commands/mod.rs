@@ -76,10 +76,25 @@ impl FileError {
 
 /// Reads and parses the file of `item`.
 pub fn load(item: &Item, max_file_size: u64) -> Result<Document, FileError> {
+    load_with(item, |p| input::load(p, max_file_size))
+}
+
+/// [`load`] for the commands that read only the schemas of a file, not their tests (`lint`,
+/// `lower`), read as `kind` (detected when `None`): see [`input::load_schemas`].
+pub fn load_schemas(
+    item: &Item,
+    max_file_size: u64,
+    kind: Option<Kind>,
+) -> Result<Document, FileError> {
+    load_with(item, |p| input::load_schemas(p, max_file_size, kind))
+}
+
+fn load_with(
+    item: &Item,
+    read: impl FnOnce(&std::path::Path) -> Result<Document, InputError>,
+) -> Result<Document, FileError> {
     match item {
-        Item::File(p) => {
-            input::load(p, max_file_size).map_err(|e| FileError::new(&input::display_path(p), &e))
-        }
+        Item::File(p) => read(p).map_err(|e| FileError::new(&input::display_path(p), &e)),
         Item::Problem(p, e) => Err(FileError::new(&input::display_path(p), e)),
     }
 }

@@ -1,0 +1,281 @@
+//! Parsing a document for the commands that read only its schemas (`lint`, `lower`).
+//!
+//! A benchmark-style or test-suite file is mostly its tests: in JSONSchemaBench, four fifths of
+//! the bytes are `tests`. Building them as `serde_json::Value`s and dropping them again was
+//! about two thirds of a `lower` run over the corpus (allocation and free, by callgrind), for
+//! values these commands never read. Here the document is parsed as [`crate::input::parse_json`]
+//! parses it, with one difference: the *contents* of a group's `tests` (the member `tests` of
+//! the root object, or of an object in the root array) are checked as JSON and skipped, and
+//! stand in the value as placeholders of the same shape: a list keeps its length with `null`
+//! items, any other value becomes an empty value of its JSON type. Shape detection
+//! ([`crate::input::detect`], [`crate::input::groups`]) reads only that shape, so it decides as
+//! it would on the whole value; every syntax error is still found, at the same place.
+//!
+//! The placeholders are right only where the document is read as groups. Where it is read as
+//! one plain schema (its shape is not a group file's, or `--kind schema` says so), a member
+//! named `tests` is part of that schema: the caller then parses the text again, whole
+//! ([`Skimmed::skipped`] says whether anything was left out).
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::cell::Cell;
+use std::fmt;
+
+/// A document parsed with the contents of its groups' `tests` left out.
+#[derive(Debug)]
+pub struct Skimmed {
+    /// The document, with placeholders where contents were left out.
+    pub value: Value,
+    /// Whether any `tests` member was replaced by a placeholder.
+    pub skipped: bool,
+}
+
+/// Parses `text` as JSON, skipping the contents of groups' `tests` (see the module doc).
+pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let skipped = Cell::new(false);
+    let value = Level {
+        at: At::Root,
+        skipped: &skipped,
+    }
+    .deserialize(&mut de)?;
+    de.end()?;
+    Ok(Skimmed {
+        value,
+        skipped: skipped.get(),
+    })
+}
+
+/// Where a value sits, which decides whether its `tests` member is skipped.
+#[derive(Clone, Copy)]
+enum At {
+    /// The document: an object may be a benchmark-style group; an array, a list of groups.
+    Root,
+    /// An item of the root array: an object may be a group.
+    Item,
+}
+
+/// The seed and visitor of a value at the root or an item of the root array.
+#[derive(Clone, Copy)]
+struct Level<'s> {
+    at: At,
+    skipped: &'s Cell<bool>,
+}
+
+impl<'de> DeserializeSeed<'de> for Level<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Level<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        match self.at {
+            At::Root => {
+                let item = Level {
+                    at: At::Item,
+                    skipped: self.skipped,
+                };
+                while let Some(v) = seq.next_element_seed(item)? {
+                    items.push(v);
+                }
+            }
+            At::Item => {
+                while let Some(v) = seq.next_element::<Value>()? {
+                    items.push(v);
+                }
+            }
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = if key == "tests" {
+                self.skipped.set(true);
+                map.next_value_seed(Placeholder)?
+            } else {
+                map.next_value::<Value>()?
+            };
+            // A repeated key: the last one wins, as in `Value`'s own parse.
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// A skipped value, kept only as its shape: a list of as many `null`s, or an empty value of
+/// the same JSON type.
+struct Placeholder;
+
+impl<'de> DeserializeSeed<'de> for Placeholder {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Placeholder {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Bool(false))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
+        Ok(Value::from(0))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
+        Ok(Value::from(0))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
+        Ok(Value::from(0))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Value, E> {
+        Ok(Value::String(String::new()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut n = 0usize;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            n += 1;
+        }
+        Ok(Value::Array(vec![Value::Null; n]))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Value::Object(Map::new()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{detect, groups, parse_json, Kind};
+    use serde_json::json;
+
+    fn skimmed(text: &str) -> Value {
+        from_str(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .value
+    }
+
+    #[test]
+    fn schemas_are_kept_and_tests_keep_their_shape() {
+        let text = r#"{"description": "d", "schema": {"type": "object", "tests": [1]},
+            "tests": [{"data": {"a": [1, 2]}, "valid": true}, {"data": "x", "valid": false}]}"#;
+        let v = skimmed(text);
+        let full = parse_json(text).expect("valid JSON");
+        // The schema (with a keyword named `tests` inside it) is kept whole.
+        assert_eq!(v["schema"], full["schema"]);
+        assert_eq!(v["description"], "d");
+        assert_eq!(v["tests"], json!([null, null]));
+        assert_eq!(detect(&v), detect(&full));
+    }
+
+    #[test]
+    fn suite_files_and_plain_schemas_detect_alike() {
+        for text in [
+            r#"[{"description": "g", "schema": true, "tests": [{"data": 1, "valid": true}]},
+                {"description": "h", "schema": {"minimum": 1}, "tests": []}]"#,
+            r#"[{"schema": true, "tests": {"not": "a list"}}]"#,
+            r#"{"schema": {}, "tests": "no"}"#,
+            r#"{"type": "object", "properties": {"tests": {"type": "array"}}}"#,
+            r#"[1, 2.5, -3, "s", null, true, [{"tests": [1]}], {"tests": {"a": 1}}]"#,
+            r#""just a string""#,
+            "12345678901234567890",
+        ] {
+            let Skimmed { value: v, skipped } = from_str(text).expect("valid JSON");
+            let full = parse_json(text).expect("valid JSON");
+            assert_eq!(detect(&v), detect(&full), "{text}");
+            if detect(&v) == Kind::Schema {
+                // Read as one plain schema, a skimmed document is parsed again whole.
+                assert_eq!(skipped, v != full, "{text}");
+                continue;
+            }
+            let (a, b) = (groups(&v, None), groups(&full, None));
+            assert_eq!(a.is_ok(), b.is_ok(), "{text}");
+            if let (Ok(a), Ok(b)) = (a, b) {
+                assert_eq!(a.len(), b.len(), "{text}");
+                for (x, y) in a.iter().zip(&b) {
+                    assert_eq!(x.schema, y.schema, "{text}");
+                    assert_eq!(x.tests.len(), y.tests.len(), "{text}");
+                }
+            }
+        }
+        // Outside a group's `tests`, nothing is skipped.
+        let text = r#"[1, 2.5, -3, "s", null, true, [{"tests": [1]}]]"#;
+        assert_eq!(skimmed(text), parse_json(text).expect("valid JSON"));
+    }
+
+    #[test]
+    fn syntax_errors_are_found_inside_skipped_tests() {
+        for text in [
+            r#"{"schema": {}, "tests": [{"data": [1, }]}"#,
+            r#"{"schema": {}, "tests": [{"data": "\q"}]}"#,
+            r#"{"schema": {}, "tests": []} trailing"#,
+            r#"{"schema": {}, "tests": [01]}"#,
+        ] {
+            let Err(skim) = from_str(text) else {
+                panic!("{text} should not parse");
+            };
+            let full = serde_json::from_str::<Value>(text).expect_err(text);
+            assert_eq!(
+                (skim.line(), skim.column()),
+                (full.line(), full.column()),
+                "{text}"
+            );
+        }
+    }
+}
