@@ -11,6 +11,12 @@
     )
 )]
 
+/// A run over a schema folder is mostly small, short-lived allocations; mimalloc serves them
+/// with far fewer instructions than the system allocator (docs/benchmarks.md, "Against
+/// pydantic-ai's transformers").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod args;
 mod baseline;
 mod commands;
