@@ -6,11 +6,11 @@
 //! ```
 
 use schemalect::derive::{schema_for, schema_value_for};
-use schemalect::{LowerOptions, Lowering, Mode, Target};
+use schemalect::{Hint, LowerOptions, Lowering, Mode, Target};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 
 /// An invoice, as extracted from a scanned document.
@@ -242,8 +242,22 @@ fn main() -> Result<(), Box<dyn Error>> {
     ] {
         let plan = schema.lower(target, &options);
         println!("# {target}: mode {}", plan.mode());
+        // A loss about a struct serde leaves open (`Party`, `Line`, the variants of `Payment`
+        // here) ends with the attribute that lets the provider enforce it: add
+        // `#[serde(deny_unknown_fields)]` to the type it names.
         for loss in plan.losses() {
             println!("  not enforced by the provider: {loss}");
+        }
+        let open: BTreeSet<String> = plan
+            .hints()
+            .map(|hint| match hint {
+                Hint::DenyUnknownFields { rust_type } => rust_type.clone(),
+                _ => hint.to_string(),
+            })
+            .collect();
+        if !open.is_empty() {
+            let open: Vec<String> = open.into_iter().collect();
+            println!("  open Rust types: {}", open.join(", "));
         }
         println!("{:#}\n", request(target, &plan, &schema_json));
 

@@ -160,7 +160,54 @@ pub fn value_from_schemars(
 /// on Claude and a `responseSchema` on Gemini. A struct that stays open to unknown fields where
 /// a union could see them (an internally tagged enum with data, without
 /// `#[serde(deny_unknown_fields)]`) cannot be closed without narrowing: the plan then falls
-/// back, and its losses say why and how to fix it.
+/// back, and its losses say why. Each such loss carries a
+/// [`Hint::DenyUnknownFields`](crate::Hint::DenyUnknownFields) naming the Rust type the object
+/// comes from (the struct, or the enum whose variant it is), shown after the reason and listed
+/// by [`Lowering::hints`]: add the attribute to that type and the object is sent closed.
+///
+/// ```
+/// use schemalect::{for_type, Hint, Mode, Target};
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// #[serde(tag = "kind")]
+/// enum Shape {
+///     Circle { radius: f64 },
+///     Square { side: f64 },
+/// }
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Drawing {
+///     shape: Shape,
+/// }
+///
+/// let plan = for_type::<Drawing>(Target::OpenAi)?;
+/// assert_eq!(plan.mode(), Mode::Json);
+/// // The variants, at `/properties/shape/oneOf/0` and `…/1`, are `Shape`'s.
+/// let shape = |h: &Hint| matches!(h, Hint::DenyUnknownFields { rust_type } if rust_type == "Shape");
+/// assert_eq!(plan.hints().filter(|h| shape(h)).count(), 2);
+/// assert!(plan.losses().iter().any(|l| l.to_string().ends_with(
+///     "(this object is the Rust type `Shape`: add `#[serde(deny_unknown_fields)]` to it so that its schema is closed)"
+/// )));
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// #[serde(tag = "kind", deny_unknown_fields)]
+/// enum ClosedShape {
+///     Circle { radius: f64 },
+///     Square { side: f64 },
+/// }
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct ClosedDrawing {
+///     shape: ClosedShape,
+/// }
+///
+/// let plan = for_type::<ClosedDrawing>(Target::OpenAi)?;
+/// assert!(plan.mode() <= Mode::Widened);
+/// assert_eq!(plan.hints().count(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// ```
 /// use schemalect::{for_type, Mode, Target};
@@ -216,7 +263,16 @@ pub(crate) fn typed_options(options: &LowerOptions) -> LowerOptions {
 
 pub(crate) fn derive<T: JsonSchema + ?Sized>() -> Result<(Value, Schema), DeriveError> {
     let generated = settings().into_generator().into_root_schema_for::<T>();
-    map(&generated, std::any::type_name::<T>())
+    // The same type generated without inlining: its `$defs` name the types the inlined
+    // schema's objects come from (see `rust_types`).
+    let plain = SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    map_named(
+        &generated,
+        std::any::type_name::<T>(),
+        Some((plain.as_value(), &T::schema_name())),
+    )
 }
 
 /// Why a Rust type's schema cannot be expressed in the subset: every problem found.
@@ -319,8 +375,20 @@ impl fmt::Display for DeriveProblemKind {
     }
 }
 
-/// Maps `generated` and parses the result.
+/// Maps `generated` and parses the result; the Rust types of its objects are read from
+/// `generated` itself, its root named `type_name` (see [`map_named`]).
 fn map(generated: &schemars::Schema, type_name: &str) -> Result<(Value, Schema), DeriveError> {
+    map_named(generated, type_name, None)
+}
+
+/// Maps `generated` and parses the result. `plain` is the same type's schema with references
+/// to `$defs` (not inlined) and the name of the root type, for [`rust_types`]; without it,
+/// `generated` is read for them, under `type_name`.
+fn map_named(
+    generated: &schemars::Schema,
+    type_name: &str,
+    plain: Option<(&Value, &str)>,
+) -> Result<(Value, Schema), DeriveError> {
     // schemars serializes keywords in a readable order (`$schema`, `title`, `description`,
     // `type`, … first), which is also the order providers see; the value it holds is in
     // insertion order. Serializing a `Value` cannot fail, but keep the held value if it did.
@@ -345,6 +413,8 @@ fn map(generated: &schemars::Schema, type_name: &str) -> Result<(Value, Schema),
         Ok(mut schema) if mapper.problems.is_empty() => {
             // serde reads a missing `Option` field and `null` alike.
             schema.from_serde = true;
+            let (plain, root) = plain.unwrap_or((&generated, type_name));
+            schema.rust_types = Some(std::sync::Arc::new(rust_types(plain, &out, root)));
             Ok((out, schema))
         }
         Ok(_) => Err(mapper.into_error(Vec::new())),
@@ -571,6 +641,199 @@ impl Mapper<'_> {
         }
         self.cyclic.insert(pointer.to_owned(), cyclic);
         cyclic
+    }
+}
+
+/// The Rust type each object of the mapped schema `mapped` comes from, by pointer, for the
+/// hint a lowering gives where an open struct blocks a strict mode
+/// ([`crate::lower::Hint::DenyUnknownFields`]): the root is `root`; an object that `plain` (the
+/// same type's schema with references, as schemars writes it without inlining) reaches through
+/// `$ref: "#/$defs/Name"` is `Name`; the variants of an enum (its `oneOf`/`anyOf` branches, and
+/// their members for externally and adjacently tagged ones) are the enum's, which is where
+/// serde takes `deny_unknown_fields` for them.
+///
+/// `plain` and `mapped` are walked side by side. They differ where inlining changed the shape:
+/// an `Option` of a struct is `anyOf: [{$ref}, {type: null}]` in one and a `type` list in the
+/// other, and a reference with assertions beside it is inlined under `allOf`; both are
+/// followed. A definition is taken as the object at the same place only when that object
+/// declares every property the definition declares; anywhere else the walk stops, so an object
+/// is left unnamed (no hint) rather than named wrongly. A type that schemars always inlines
+/// (`#[schemars(inline)]`) has no definition, and its objects are named after the type around
+/// them only when they are enum variants.
+fn rust_types(plain: &Value, mapped: &Value, root: &str) -> HashMap<Pointer, String> {
+    let mut namer = Namer {
+        document: plain,
+        names: HashMap::new(),
+        budget: Limits::default().max_nodes,
+        max_depth: Limits::default().max_depth,
+    };
+    namer.names.insert(Pointer::root(), root.to_owned());
+    namer.variants(plain, mapped, &Pointer::root(), root);
+    namer.walk(plain, mapped, &Pointer::root(), 0, &mut Vec::new());
+    namer.names
+}
+
+struct Namer<'a> {
+    /// The schema with references, where they are resolved.
+    document: &'a Value,
+    names: HashMap<Pointer, String>,
+    /// Schema objects still to visit: a definition is walked once per place that refers to
+    /// it, so this bounds the walk as the node limit bounds inlining.
+    budget: usize,
+    max_depth: usize,
+}
+
+/// The keywords whose values are one subschema, and those whose values are lists of them.
+const ONE_SUBSCHEMA: [&str; 3] = ["items", "additionalProperties", "not"];
+const SUBSCHEMA_LISTS: [&str; 4] = ["prefixItems", "allOf", "anyOf", "oneOf"];
+
+impl Namer<'_> {
+    /// Names the objects below `plain` (at `at` in `mapped`), following references into their
+    /// definitions. `chain` holds the definitions being walked, so a cycle ends.
+    fn walk(
+        &mut self,
+        plain: &Value,
+        mapped: &Value,
+        at: &Pointer,
+        depth: usize,
+        chain: &mut Vec<String>,
+    ) {
+        let (Value::Object(p), Value::Object(m)) = (plain, mapped) else {
+            return;
+        };
+        if depth > self.max_depth || self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        if let Some(pointer) = p
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(local_pointer)
+        {
+            let document = self.document;
+            let Some(target) = document.pointer(&pointer) else {
+                return;
+            };
+            if pointer.is_empty() || chain.contains(&pointer) {
+                return;
+            }
+            // Annotations beside the reference are merged into the definition's object;
+            // assertions put it under `allOf`, last.
+            let (at, mapped) = match (declares_all(target, mapped), m.get("allOf")) {
+                (true, _) => (at.clone(), mapped),
+                (false, Some(Value::Array(list))) => match list.last() {
+                    Some(last) if declares_all(target, last) => {
+                        (at.join("allOf").index(list.len() - 1), last)
+                    }
+                    _ => return,
+                },
+                (false, _) => return,
+            };
+            let name = definition_name(&pointer);
+            self.names.insert(at.clone(), name.clone());
+            self.variants(target, mapped, &at, &name);
+            chain.push(pointer);
+            self.walk(target, mapped, &at, depth + 1, chain);
+            chain.pop();
+            return;
+        }
+        if let Some(Value::Object(props)) = p.get("properties") {
+            let base = at.join("properties");
+            for (name, sub) in props {
+                if let Some(twin) = m.get("properties").and_then(|q| q.get(name)) {
+                    self.walk(sub, twin, &base.join(name), depth + 1, chain);
+                }
+            }
+        }
+        for key in ONE_SUBSCHEMA {
+            if let (Some(sub), Some(twin)) = (p.get(key), m.get(key)) {
+                self.walk(sub, twin, &at.join(key), depth + 1, chain);
+            }
+        }
+        for key in SUBSCHEMA_LISTS {
+            let Some(Value::Array(list)) = p.get(key) else {
+                continue;
+            };
+            match m.get(key) {
+                Some(Value::Array(twins)) => {
+                    let base = at.join(key);
+                    for (i, (sub, twin)) in list.iter().zip(twins).enumerate() {
+                        self.walk(sub, twin, &base.index(i), depth + 1, chain);
+                    }
+                }
+                // `Option<T>`: `anyOf: [T, {type: null}]` here, T with `null` added to its
+                // `type` there.
+                None if key == "anyOf" => {
+                    if let Some(value) = non_null_of_option(list) {
+                        self.walk(value, mapped, at, depth + 1, chain);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Names the variants of the enum `plain` (at `at`, `mapped` there) after it, where the
+    /// mapped schema has them in the same place: the object branches of its `oneOf`/`anyOf`,
+    /// and the objects one property below them (the content of an externally or adjacently
+    /// tagged variant). Variants that refer to a type of their own are named by [`Namer::walk`]
+    /// afterwards, which replaces these names.
+    fn variants(&mut self, plain: &Value, mapped: &Value, at: &Pointer, name: &str) {
+        for key in ["oneOf", "anyOf"] {
+            let (Some(Value::Array(list)), Some(Value::Array(twins))) =
+                (plain.get(key), mapped.get(key))
+            else {
+                continue;
+            };
+            let base = at.join(key);
+            for (i, (branch, twin)) in list.iter().zip(twins).enumerate() {
+                if !is_struct_like(branch) || !is_struct_like(twin) {
+                    continue;
+                }
+                let here = base.index(i);
+                self.names.insert(here.clone(), name.to_owned());
+                let (Some(Value::Object(props)), Some(Value::Object(twin_props))) =
+                    (branch.get("properties"), twin.get("properties"))
+                else {
+                    continue;
+                };
+                for (prop, sub) in props {
+                    if let Some(twin) = twin_props.get(prop) {
+                        if is_struct_like(sub) && is_struct_like(twin) {
+                            let inner = here.join("properties").join(prop);
+                            self.names.insert(inner, name.to_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// An object schema written in place (not a reference) that declares properties: a struct or
+/// a struct variant.
+fn is_struct_like(v: &Value) -> bool {
+    v.get("$ref").is_none() && v.get("properties").is_some_and(Value::is_object)
+}
+
+/// True when `mapped` declares every property the definition `target` declares.
+fn declares_all(target: &Value, mapped: &Value) -> bool {
+    match target.get("properties").and_then(Value::as_object) {
+        None => true,
+        Some(props) => mapped
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|have| props.keys().all(|k| have.contains_key(k))),
+    }
+}
+
+/// The value branch of schemars' `Option<T>`: `anyOf` of two, one of them `{type: null}`.
+fn non_null_of_option(list: &[Value]) -> Option<&Value> {
+    let is_null = |v: &Value| v.get("type").and_then(Value::as_str) == Some("null");
+    match list {
+        [a, b] if is_null(b) => Some(a),
+        [a, b] if is_null(a) => Some(b),
+        _ => None,
     }
 }
 

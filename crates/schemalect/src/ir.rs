@@ -68,6 +68,10 @@ pub struct Schema {
     /// Derived from a Rust type whose deserializer reads a missing field and `null` alike
     /// (`derive`): lowerings default to `LowerOptions::null_means_absent` for it.
     pub(crate) from_serde: bool,
+    /// Derived from a Rust type: the type each object comes from, by source pointer (the root
+    /// is the type itself), for the hint a lowering gives where an open struct blocks it
+    /// (`lower::Hint::DenyUnknownFields`). `None` for schemas parsed from JSON.
+    pub(crate) rust_types: Option<Arc<HashMap<Pointer, String>>>,
 }
 
 #[derive(Debug)]
@@ -115,6 +119,7 @@ impl Schema {
                 source_bytes: 0,
             }),
             from_serde: false,
+            rust_types: None,
         }
     }
 

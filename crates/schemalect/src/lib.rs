@@ -605,7 +605,7 @@ pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, Viola
 pub use ir::{Draft, FullRules, NodeId, Schema, Subset};
 pub use limits::Limits;
 pub use lower::{
-    json_mode, AcceptError, Answer, Loss, LowerOptions, Lowering, Mode, Profile, Target,
+    json_mode, AcceptError, Answer, Hint, Loss, LowerOptions, Lowering, Mode, Profile, Target,
 };
 pub use pointer::Pointer;
 pub use subset::ParseOptions;

@@ -1007,3 +1007,137 @@ fn json_mode_takes_typed_answers_without_a_schema() {
         assert_eq!(a.postcode, None);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The `deny_unknown_fields` hint (issue 19).
+
+/// A struct that serde leaves open, as a variant's data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct Dot {
+    x: i32,
+}
+
+/// Internally tagged, open: each variant is an object that other variants' names could reach.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type")]
+enum OpenEvent {
+    Key { code: u16 },
+    Dot(Dot),
+    Idle,
+}
+
+/// The same, closed by the attribute on the enum (its struct and unit variants) and on the
+/// struct a variant carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", deny_unknown_fields)]
+enum ClosedEvent {
+    Key { code: u16 },
+    Strict(Strict),
+    Idle,
+}
+
+/// The enums as fields (a union at the root is a blocker of its own on some providers).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct Click {
+    event: OpenEvent,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct Log {
+    id: u32,
+    event: Option<OpenEvent>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+struct ClosedClick {
+    event: ClosedEvent,
+}
+
+/// The hints of a lowering: pointer and Rust type.
+///
+/// Where both profiles fall back the lowering keeps the conservative one's losses, in which
+/// every open object blocks, the wrapping struct at the root too (it is named, correctly, and
+/// left out here): the variants are what the reshaping profile needs closed.
+fn hints(plan: &schemalect::Lowering) -> Vec<(String, String)> {
+    for l in plan.losses() {
+        if let (Some(schemalect::Hint::DenyUnknownFields { rust_type }), true) =
+            (&l.hint, l.pointer.is_root())
+        {
+            assert!(["Click", "Log"].contains(&rust_type.as_str()), "{l}");
+        }
+    }
+    plan.losses()
+        .iter()
+        .filter(|l| !l.pointer.is_root())
+        .filter_map(|l| match &l.hint {
+            Some(schemalect::Hint::DenyUnknownFields { rust_type }) => {
+                Some((l.pointer.as_str().to_owned(), rust_type.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_open_struct_that_blocks_is_named_with_the_attribute_that_closes_it() {
+    for target in [Target::OpenAi, Target::Claude, Target::Gemini] {
+        let plan = schemalect::for_type::<Click>(target).unwrap_or_else(|e| panic!("{e}"));
+        assert!(plan.mode() >= Mode::Json, "{target}: {:?}", plan.losses());
+        let mut found = hints(&plan);
+        found.sort();
+        let at = |i: usize| format!("/properties/event/oneOf/{i}");
+        assert_eq!(
+            found,
+            [
+                (at(0), "OpenEvent".to_owned()),
+                (at(1), "Dot".to_owned()),
+                (at(2), "OpenEvent".to_owned()),
+            ],
+            "{target}: {:?}",
+            plan.losses()
+        );
+        assert!(plan.hints().count() >= 3);
+        let text = plan
+            .losses()
+            .iter()
+            .find(|l| l.pointer.as_str() == "/properties/event/oneOf/1")
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        assert!(
+            text.ends_with("(this object is the Rust type `Dot`: add `#[serde(deny_unknown_fields)]` to it so that its schema is closed)"),
+            "{target}: {text}"
+        );
+
+        // Below a field and an `Option`, the enum's name and the struct's.
+        let plan = schemalect::for_type::<Log>(target).unwrap_or_else(|e| panic!("{e}"));
+        let mut found = hints(&plan);
+        found.sort();
+        let at = |i: usize| format!("/properties/event/anyOf/0/oneOf/{i}");
+        assert_eq!(
+            found,
+            [
+                (at(0), "OpenEvent".to_owned()),
+                (at(1), "Dot".to_owned()),
+                (at(2), "OpenEvent".to_owned()),
+            ],
+            "{target}: {:?}",
+            plan.losses()
+        );
+
+        // With the attribute: native, and nothing to hint.
+        let plan = schemalect::for_type::<ClosedClick>(target).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            plan.mode() <= Mode::Widened,
+            "{target}: {:?}",
+            plan.losses()
+        );
+        assert_eq!(plan.hints().count(), 0, "{target}");
+    }
+    // A schema parsed from JSON names no Rust type, though the same object blocks.
+    let value = schema_value_for::<Click>().unwrap_or_else(|e| panic!("{e}"));
+    let parsed = Schema::parse(&value).unwrap_or_else(|e| panic!("{e}"));
+    let options = LowerOptions::default().with_profile(Profile::Reshaping);
+    let plan = parsed.lower(Target::OpenAi, &options);
+    assert!(plan.mode() >= Mode::Json);
+    assert_eq!(plan.hints().count(), 0);
+}

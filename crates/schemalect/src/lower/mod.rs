@@ -13,7 +13,7 @@ pub use target::{Target, UnknownTarget};
 
 use crate::budget;
 use crate::error::ValidationErrors;
-use crate::ir::Schema;
+use crate::ir::{Additional, Schema};
 use crate::lens::{reshape, Lens, LensError, Sides};
 use crate::limits::{Limits, Operation, WorkExceeded};
 use crate::pointer::Pointer;
@@ -71,6 +71,36 @@ pub struct Loss {
     pub keyword: Cow<'static, str>,
     /// What happened and why.
     pub reason: Cow<'static, str>,
+    /// What the user can change to lift it, when the lowering knows (a schema derived from a
+    /// Rust type). Shown after the reason.
+    pub hint: Option<Hint>,
+}
+
+/// A change to the user's code that lifts a loss, carried as data beside its reason so that
+/// tools can act on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Hint {
+    /// The object is a Rust struct (or an enum's struct variant) that serde leaves open to
+    /// unknown fields, and the provider can only send it closed: closing it in the schema
+    /// alone would reject answers the type accepts. With `#[serde(deny_unknown_fields)]` on
+    /// the type, schemars writes the object closed, and the provider can send it as it is.
+    DenyUnknownFields {
+        /// schemars' name for the type (its `$defs` name): the struct, or the enum whose
+        /// variant this is.
+        rust_type: String,
+    },
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hint::DenyUnknownFields { rust_type } => write!(
+                f,
+                "this object is the Rust type `{rust_type}`: add `#[serde(deny_unknown_fields)]` to it so that its schema is closed"
+            ),
+        }
+    }
 }
 
 impl Loss {
@@ -84,6 +114,7 @@ impl Loss {
             pointer: pointer.clone(),
             keyword: keyword.into(),
             reason: reason.into(),
+            hint: None,
         }
     }
 }
@@ -91,9 +122,13 @@ impl Loss {
 impl fmt::Display for Loss {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.keyword.is_empty() {
-            write!(f, "{}: {}", self.pointer, self.reason)
+            write!(f, "{}: {}", self.pointer, self.reason)?;
         } else {
-            write!(f, "{}: `{}` {}", self.pointer, self.keyword, self.reason)
+            write!(f, "{}: `{}` {}", self.pointer, self.keyword, self.reason)?;
+        }
+        match &self.hint {
+            Some(hint) => write!(f, " ({hint})"),
+            None => Ok(()),
         }
     }
 }
@@ -637,7 +672,8 @@ impl Schema {
             self.source_bytes(),
             None,
             |b| {
-                let lowering = self.lower_within_budget(target, options);
+                let mut lowering = self.lower_within_budget(target, options);
+                lowering.hint_rust_types();
                 match b.exceeded() {
                     // What was built past the budget is not used: nothing native is sent.
                     Some(e) => Lowering::prompt(
@@ -695,6 +731,57 @@ impl Schema {
 }
 
 impl Lowering {
+    /// Gives [`Hint::DenyUnknownFields`] to each loss of a schema derived from a Rust type that
+    /// is about an open object the type's serde attributes leave open: a blocker or a widening
+    /// keyed on `additionalProperties` at an object that allows undeclared members without a
+    /// schema for them (a struct; not a map, whose members are its values) and that names a
+    /// Rust type. Closing such an object is what the lowering could not do without narrowing.
+    fn hint_rust_types(&mut self) {
+        let Some(schema) = &self.schema else {
+            return;
+        };
+        let Some(types) = schema.rust_types.as_deref() else {
+            return;
+        };
+        if self.mode == Mode::Exact {
+            return;
+        }
+        let named = |l: &Loss| {
+            l.keyword == "additionalProperties"
+                && l.hint.is_none()
+                && types.contains_key(&l.pointer)
+        };
+        if !self.losses.iter().any(named) {
+            return;
+        }
+        // One pass over the nodes, not one per loss.
+        let open_structs: std::collections::HashSet<&Pointer> = schema
+            .nodes()
+            .filter(|(_, n)| {
+                n.object.as_deref().is_some_and(|o| {
+                    matches!(o.additional, Additional::Unspecified | Additional::Allowed)
+                })
+            })
+            .map(|(_, n)| &n.pointer)
+            .collect();
+        for loss in &mut self.losses {
+            if !named(loss) || !open_structs.contains(&loss.pointer) {
+                continue;
+            }
+            if let Some(rust_type) = types.get(&loss.pointer) {
+                loss.hint = Some(Hint::DenyUnknownFields {
+                    rust_type: rust_type.clone(),
+                });
+            }
+        }
+    }
+
+    /// Every hint of this lowering's losses: what the user can change in their code to lift
+    /// them (see [`Hint`]).
+    pub fn hints(&self) -> impl Iterator<Item = &Hint> {
+        self.losses.iter().filter_map(|l| l.hint.as_ref())
+    }
+
     /// The profile that reaches a native mode where this lowering fell back, with the mode it
     /// reaches: today [`Profile::Reshaping`] where the conservative profile sends only JSON mode
     /// or a prompt (`--profile reshaping` on the command line). `options` are the ones this

@@ -17,6 +17,7 @@
 //! instance is not accepted and the error says why.
 
 use super::checks::{self, preview, Sink};
+use super::reasons::{BranchReasons, FirstFailure};
 use super::{admits, Path, Report, Work};
 use crate::error::ValidationError;
 use crate::ir::{Additional, Draft, FullIr, Node, NodeId, Schema};
@@ -56,7 +57,14 @@ impl<'i> Evaluated<'i> {
     }
 }
 
-type Errors<'e> = Option<&'e mut Vec<ValidationError>>;
+/// Where failures go: nowhere (a verdict), the error list, or the first failure of a union
+/// branch whose reason a failed `anyOf`/`oneOf` gives.
+enum Dest<'e> {
+    List(&'e mut Vec<ValidationError>),
+    First(&'e mut FirstFailure),
+}
+
+type Errors<'e> = Option<Dest<'e>>;
 
 pub(super) struct FullWalk<'s> {
     schema: &'s Schema,
@@ -65,6 +73,9 @@ pub(super) struct FullWalk<'s> {
     /// The walk's share of the operation's work budget.
     pub(super) work: Work,
     pub(super) exceeded: Cell<bool>,
+    /// Set while the branches of a failed union are walked for their reasons: a union failing
+    /// inside one is reported by its count only, as in the other walk.
+    explaining: Cell<bool>,
 }
 
 /// Records a failure when errors are wanted, under the same count and byte budget as the other
@@ -76,8 +87,10 @@ fn record(
     path: &Path<'_>,
     message: impl FnOnce() -> String,
 ) {
-    if let Some(list) = errors {
-        Report::record(&mut **list, node, keyword, path, message);
+    match errors {
+        Some(Dest::List(list)) => Report::record(&mut **list, node, keyword, path, message),
+        Some(Dest::First(first)) => first.record(keyword, path, message),
+        None => {}
     }
 }
 
@@ -117,12 +130,18 @@ impl<'s> FullWalk<'s> {
             depth: Cell::new(0),
             work: Work::new(),
             exceeded: Cell::new(false),
+            explaining: Cell::new(false),
         }
     }
 
     /// Validates `inst` against node `id`.
-    pub(super) fn run(&self, id: NodeId, inst: &Value, errors: Errors<'_>) -> bool {
-        let mut errors = errors;
+    pub(super) fn run(
+        &self,
+        id: NodeId,
+        inst: &Value,
+        errors: Option<&mut Vec<ValidationError>>,
+    ) -> bool {
+        let mut errors = errors.map(Dest::List);
         let scope = Scope {
             resource: self.resource(id),
             parent: None,
@@ -136,7 +155,7 @@ impl<'s> FullWalk<'s> {
             &mut Evaluated::default(),
         );
         if self.exceeded.get() {
-            if let Some(list) = errors {
+            if let Some(Dest::List(list)) = errors {
                 if list.is_empty() {
                     list.push(ValidationError {
                         instance_path: Pointer::root(),
@@ -149,6 +168,41 @@ impl<'s> FullWalk<'s> {
             return false;
         }
         valid
+    }
+
+    /// Why each alternative of a failed union rejects `inst`, as the other walk gives it
+    /// ([`super::reasons`]): each branch walked once more into its first failure, within the
+    /// work budget. Asked for only when errors are recorded (`fail!` returns before the
+    /// message otherwise); a union failing inside a branch is given by its count only.
+    fn branch_reasons(
+        &self,
+        list: &[NodeId],
+        inst: &Value,
+        path: &Path<'_>,
+        scope: &Scope<'_>,
+    ) -> String {
+        if self.explaining.replace(true) {
+            return String::new();
+        }
+        let mut reasons = BranchReasons::default();
+        for (i, sub) in list.iter().enumerate() {
+            if !reasons.wants_more() {
+                reasons.skip();
+                continue;
+            }
+            let mut first = FirstFailure::default();
+            let passed = self.node(
+                *sub,
+                inst,
+                path,
+                scope,
+                &mut Some(Dest::First(&mut first)),
+                &mut Evaluated::default(),
+            );
+            reasons.add(i, passed, first);
+        }
+        self.explaining.set(false);
+        reasons.finish()
     }
 
     fn resource(&self, id: NodeId) -> u32 {
@@ -328,8 +382,9 @@ impl<'s> FullWalk<'s> {
                     node,
                     "anyOf",
                     path,
-                    "matches none of the {} alternatives",
-                    node.any_of.len()
+                    "matches none of the {} alternatives{}",
+                    node.any_of.len(),
+                    self.branch_reasons(&node.any_of, inst, path, scope)
                 );
             }
         }
@@ -354,8 +409,9 @@ impl<'s> FullWalk<'s> {
                     node,
                     "oneOf",
                     path,
-                    "matches none of the {} alternatives",
-                    node.one_of.len()
+                    "matches none of the {} alternatives{}",
+                    node.one_of.len(),
+                    self.branch_reasons(&node.one_of, inst, path, scope)
                 ),
                 [a, b, ..] => fail!(
                     errors,

@@ -17,6 +17,7 @@ use crate::value::{is_integer, JsonType, TypeSet};
 use checks::Sink;
 use discriminate::{Tag, Tags};
 use plan::{Members, Plan};
+use reasons::{BranchReasons, FirstFailure};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -25,6 +26,7 @@ mod checks;
 pub(crate) mod discriminate;
 mod full;
 pub(crate) mod plan;
+mod reasons;
 
 impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure. False when
@@ -289,42 +291,6 @@ impl Report for Verdict {
     fn record(&mut self, _: &Node, _: &'static str, _: &Path<'_>, _: impl FnOnce() -> String) {}
 }
 
-/// The first failure of a union branch, for the reason a failed `anyOf`/`oneOf` gives per
-/// alternative (issue 19): where it failed, the keyword and what it said.
-#[derive(Default)]
-struct FirstFailure(Option<String>);
-
-impl Report for FirstFailure {
-    const VERDICT_ONLY: bool = false;
-
-    fn record(
-        &mut self,
-        _: &Node,
-        keyword: &'static str,
-        path: &Path<'_>,
-        message: impl FnOnce() -> String,
-    ) {
-        if self.0.is_none() {
-            let at = path.to_pointer();
-            let mut text = message();
-            if let Some((cut, _)) = text.char_indices().nth(MAX_BRANCH_REASON_CHARS) {
-                text.truncate(cut);
-                text.push('…');
-            }
-            self.0 = Some(match at.is_root() {
-                true => format!("`{keyword}`: {text}"),
-                false => format!("at {at}, `{keyword}`: {text}"),
-            });
-        }
-    }
-}
-
-/// Alternatives whose reason a failed union names; the rest are counted.
-const MAX_BRANCH_REASONS: usize = 8;
-
-/// Characters of one alternative's reason, past which it is cut.
-const MAX_BRANCH_REASON_CHARS: usize = 160;
-
 /// Past [`MAX_ERRORS`] or [`MAX_ERROR_BYTES`], one last error says that the rest were omitted;
 /// the verdict is unchanged.
 impl Report for Vec<ValidationError> {
@@ -455,9 +421,10 @@ impl<'s> Walk<'s> {
     }
 
     /// Why each alternative of a failed union rejects `inst`, as " (0: …; 1: …)": the first
-    /// failure of each, for at most [`MAX_BRANCH_REASONS`] of the branches `inst` could match
-    /// (a tagged union's tag leaves out the others). Asked for only when errors are recorded;
-    /// each branch is walked once more, within the work budget.
+    /// failure of each, for at most eight of the branches `inst` could match (a tagged union's
+    /// tag leaves out the others). Asked for only when errors are recorded; each branch is
+    /// walked once more, within the work budget. Gathered by [`reasons`], which the `full`
+    /// subset's walk shares.
     fn branch_reasons(
         &self,
         id: NodeId,
@@ -469,30 +436,18 @@ impl<'s> Walk<'s> {
         if self.explaining.replace(true) {
             return String::new();
         }
-        let mut reasons = Vec::new();
-        let mut tried = 0usize;
+        let mut reasons = BranchReasons::default();
         for (i, b) in self.branches(id, list, tag_of, inst) {
-            tried += 1;
-            if reasons.len() == MAX_BRANCH_REASONS {
+            if !reasons.wants_more() {
+                reasons.skip();
                 continue;
             }
             let mut first = FirstFailure::default();
-            if !self.visit(b, inst, path, &mut first) {
-                if let Some(why) = first.0 {
-                    reasons.push(format!("{i}: {why}"));
-                }
-            }
+            let passed = self.visit(b, inst, path, &mut first);
+            reasons.add(i, passed, first);
         }
         self.explaining.set(false);
-        if reasons.is_empty() {
-            return String::new();
-        }
-        let more = tried.saturating_sub(reasons.len());
-        let tail = match more {
-            0 => String::new(),
-            n => format!("; and {n} more"),
-        };
-        format!(" ({}{tail})", reasons.join("; "))
+        reasons.finish()
     }
 
     /// The branches of a union `inst` can match, with their positions: every branch, or for a

@@ -467,3 +467,54 @@ fn failed_unions_give_a_reason_per_alternative() {
     assert!(m.ends_with("; and 2 more)"), "{m}");
     assert!(!s.is_valid(&json!(11)));
 }
+
+/// The `full` subset's walk gives the same reason per alternative as the other walk (issue 19),
+/// from the same code, and for its own keywords too.
+#[test]
+fn the_full_walk_gives_a_reason_per_alternative() {
+    let full = |v: Value| {
+        Schema::parse_with(
+            &v,
+            &crate::ParseOptions::default().with_subset(Subset::Full),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let first_message = |s: &Schema, i: Value| {
+        assert!(!s.is_valid(&i));
+        let e = s.validate(&i).unwrap_err();
+        assert_eq!(e.errors.len(), 1, "{e}");
+        e.errors[0].message.clone()
+    };
+    let pay = json!({"type": "object", "properties": {"pay": {"anyOf": [
+        {"type": "object", "properties": {"iban": {"type": "string"}}, "required": ["iban"]},
+        {"type": "object", "properties": {"card": {"type": "string", "minLength": 12}}, "required": ["card"]}
+    ]}}});
+    let answer = json!({"pay": {"card": "123"}});
+    let expected = "matches none of the 2 alternatives (0: at /pay, `required`: the required property `iban` is missing; 1: at /pay/card, `minLength`: is 3 characters long, shorter than 12)";
+    assert_eq!(
+        first_message(&schema(pay.clone()), answer.clone()),
+        expected
+    );
+    let in_full = full(pay);
+    assert!(in_full.full_ir().is_some(), "parsed for the `full` walk");
+    assert_eq!(first_message(&in_full, answer), expected);
+
+    // `oneOf`, a keyword only the full subset has, a nested union by count, and past eight
+    // alternatives a count.
+    let s = full(json!({"oneOf": [
+        {"type": "object", "dependentRequired": {"a": ["b"]}},
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"type": "object", "propertyNames": {"maxLength": 1}}
+    ]}));
+    assert_eq!(
+        first_message(&s, json!({"a": 1, "cc": 2})),
+        "matches none of the 3 alternatives (0: `dependentRequired`: the property `b` is required when `a` is present; 1: `anyOf`: matches none of the 2 alternatives; 2: `propertyNames`: the property name `cc` fails `propertyNames`)"
+    );
+    let branches: Vec<Value> = (0..10).map(|i| json!({"const": i})).collect();
+    let m = first_message(&full(json!({"anyOf": branches})), json!(11));
+    assert!(
+        m.starts_with("matches none of the 10 alternatives (0: `const`: "),
+        "{m}"
+    );
+    assert!(m.ends_with("; and 2 more)"), "{m}");
+}
