@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 use support::contract;
 use support::declared::declared;
-use support::{extended, gen, oracle};
+use support::{extended, gen, gen_full, oracle};
 
 fn lang(target: Target, wire: Value) -> oracle::Language {
     oracle::language(target, &wire).unwrap_or_else(|e| panic!("{target}: {e}\nwire: {wire}"))
@@ -875,8 +875,12 @@ fn check_case_in(
 ) -> Result<(), String> {
     let schema = Schema::parse_with(s, &ParseOptions::default().with_subset(subset))
         .map_err(|e| format!("generated schema left the subset: {e}"))?;
-    let oracle_src = oracle::compile(&source_for_oracle(subset, s))
-        .map_err(|e| format!("jsonschema cannot compile {s}: {e}"))?;
+    let oracle_src = match subset {
+        // The `full` subset follows the draft the document declares, and so does its oracle.
+        Subset::Full => oracle::compile_as_declared(s),
+        _ => oracle::compile(&source_for_oracle(subset, s)),
+    }
+    .map_err(|e| format!("jsonschema cannot compile {s}: {e}"))?;
     // `Some(verdict)` when both validators agree; `None` for a tolerated disagreement.
     let agree = |x: &Value| -> Result<Option<bool>, String> {
         let ours = schema.is_valid(x);
@@ -963,6 +967,7 @@ fn minimal_value_in(subset: Subset, s: &Value) -> Option<(String, Value)> {
     let tally = Tally::default();
     let values = match subset {
         Subset::Adr126 => gen::value(s),
+        Subset::Full => gen_full::value(s),
         _ => extended::value(s),
     };
     match runner.run(&values, |x| {
@@ -1996,4 +2001,218 @@ fn regression_mistral_meta_keywords() {
         &[(Target::Mistral, openai_strict(sent))],
         &[(Target::Mistral, openai_strict(stripped))],
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `full` subset (issue 17, item 7): the same contract and property test for schemas of the
+// five drafts using the keywords only `full` reads (`support::gen_full`), judged by the
+// `jsonschema` crate in the draft each declares.
+
+fn parse_full(s: &Value) -> Schema {
+    Schema::parse_with(s, &ParseOptions::default().with_subset(Subset::Full))
+        .unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// Cases of the `full` property test: `SCHEMALECT_PROPTEST_FULL_CASES` (default sized for CI:
+/// a few seconds in a release build, well under a minute in a debug build on 2 cores).
+fn full_cases() -> u32 {
+    std::env::var("SCHEMALECT_PROPTEST_FULL_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+}
+
+/// Like [`values_from_seed`] for a `full` schema.
+fn full_values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    );
+    let strategy = gen_full::value(s);
+    (0..n)
+        .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
+        .collect()
+}
+
+#[test]
+fn full_generator_spells_each_draft_and_aims_at_its_schemas() {
+    use gen_full::Draft;
+    // The draft-specific spellings are rewritten as 2020-12 says them for value generation.
+    let d4 = json!({"items": [{"type": "string"}], "additionalItems": false,
+        "minimum": 2, "exclusiveMinimum": true, "dependencies": {"a": ["b"], "c": {"required": ["d"]}}});
+    assert_eq!(
+        gen_full::to_2020(&d4, Draft::D4),
+        json!({"prefixItems": [{"type": "string"}], "items": false, "exclusiveMinimum": 2,
+            "dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": {"required": ["d"]}}})
+    );
+    let d7_ref = json!({"$ref": "#/definitions/a", "maxLength": 1, "definitions": {"a": {"type": "string"}}});
+    assert_eq!(
+        gen_full::to_2020(&d7_ref, Draft::D7),
+        json!({"$ref": "#/definitions/a", "definitions": {"a": {"type": "string"}}})
+    );
+    assert_eq!(
+        gen_full::decimal_multiples(&serde_json::Number::from_f64(0.1).unwrap_or(1.into()))
+            .into_iter()
+            .filter(|v| [json!(0.3), json!(-0.6), json!(1.2)].contains(v))
+            .count(),
+        3
+    );
+    // Every draft is drawn, each schema parses in `full` and compiles in its draft, and the
+    // keywords only `full` reads all appear.
+    let mut runner = TestRunner::new_with_rng(
+        Config::with_cases(1),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    let strategy = gen_full::root_schema(3);
+    let mut drafts = BTreeMap::new();
+    let mut keywords: BTreeMap<&str, usize> = BTreeMap::new();
+    const WANTED: &[&str] = &[
+        "\"patternProperties\"",
+        "\"propertyNames\"",
+        "\"minProperties\"",
+        "\"maxProperties\"",
+        "\"dependentRequired\"",
+        "\"dependentSchemas\"",
+        "\"dependencies\"",
+        "\"if\"",
+        "\"contains\"",
+        "\"minContains\"",
+        "\"maxContains\"",
+        "\"unevaluatedProperties\"",
+        "\"unevaluatedItems\"",
+        "\"prefixItems\"",
+        "\"additionalItems\"",
+        "\"multipleOf\":0.",
+        "\"const\"",
+        ":false",
+        "\"$ref\"",
+        "\"$defs\"",
+        "\"definitions\"",
+    ];
+    for _ in 0..400 {
+        let s = strategy
+            .new_tree(&mut runner)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .current();
+        *drafts.entry(Draft::of(&s)).or_insert(0usize) += 1;
+        let text = s.to_string();
+        for k in WANTED {
+            if text.contains(k) {
+                *keywords.entry(k).or_default() += 1;
+            }
+        }
+        parse_full(&s);
+        oracle::compile_as_declared(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
+    }
+    assert_eq!(drafts.len(), 5, "{drafts:?}");
+    for k in WANTED {
+        assert!(
+            keywords.get(k).copied().unwrap_or(0) >= 3,
+            "{k} is rarely generated: {keywords:?}"
+        );
+    }
+    // Values aim at hand-written schemas of each draft.
+    for s in [
+        json!({"$schema": Draft::D4.uri(), "type": "object", "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": false, "minProperties": 1}),
+        json!({"$schema": Draft::D7.uri(), "type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "number", "multipleOf": 0.1}, "contains": {"type": "string"}}),
+        json!({"$schema": Draft::D7.uri(), "if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "number", "exclusiveMinimum": 0}}),
+        json!({"$schema": Draft::D2019.uri(), "type": "object", "properties": {"a": {"type": "string"}}, "dependentRequired": {"a": ["b"]}, "unevaluatedProperties": {"type": "boolean"}}),
+        json!({"type": "array", "prefixItems": [{"const": {"k": [1]}}], "items": {"type": "integer", "multipleOf": 2.5}, "unevaluatedItems": false}),
+    ] {
+        let schema = parse_full(&s);
+        let valid = valid_out_of_40(&schema, &gen_full::value(&s), &mut runner);
+        assert!(
+            valid >= 12,
+            "{s}: only {valid} of 40 generated values are valid"
+        );
+    }
+}
+
+/// Found by the `full` property test, a deviation of the oracle rather than of schemalect: in
+/// 2019-09 `contains` does not evaluate items for `unevaluatedItems` (that came with 2020-12,
+/// and the official suite tests it there only); the `jsonschema` crate applies the 2020-12
+/// rule to both, so the generator leaves that pair out of 2019-09 schemas. schemalect
+/// follows each draft.
+#[test]
+fn full_unevaluated_items_sees_contains_from_2020_12_only() {
+    let in_2019 = json!({"$schema": "https://json-schema.org/draft/2019-09/schema",
+        "type": "array", "contains": {"type": "string"}, "unevaluatedItems": false});
+    let in_2020 = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "array", "contains": {"type": "string"}, "unevaluatedItems": false});
+    assert!(!parse_full(&in_2019).is_valid(&json!([""])));
+    assert!(
+        !parse_full(&in_2019).is_valid(&json!([])),
+        "`contains` still needs an item"
+    );
+    assert!(parse_full(&in_2020).is_valid(&json!([""])));
+    assert!(!parse_full(&in_2020).is_valid(&json!(["", 1])));
+    // The oracle's reading, which the generator therefore avoids.
+    let theirs = oracle::compile_as_declared(&in_2019).unwrap_or_else(|e| panic!("{e}"));
+    assert!(theirs.is_valid(&json!([""])), "the jsonschema crate now follows 2019-09: the generator may use `contains` with `unevaluatedItems` there again");
+}
+
+#[test]
+fn generated_full_schemas_widen_on_every_target() {
+    let started = Instant::now();
+    let cases = full_cases();
+    let (mut runner, seed) = property_runner(cases);
+    let options = ParseOptions::default().with_subset(Subset::Full);
+    let filter = options.clone();
+    let strategy = (
+        gen_full::root_schema(3).prop_filter("in the full subset, with an oracle", move |s| {
+            Schema::parse_with(s, &filter).is_ok() && oracle::compile_as_declared(s).is_ok()
+        }),
+        any::<u64>(),
+    );
+    let tally = Tally::default();
+    let sink = Sink::new();
+    let drafts: std::cell::RefCell<BTreeMap<gen_full::Draft, usize>> = Default::default();
+    let result = runner.run(&strategy, |(s, value_seed)| {
+        *drafts
+            .borrow_mut()
+            .entry(gen_full::Draft::of(&s))
+            .or_default() += 1;
+        let xs = full_values_from_seed(&s, value_seed, CANDIDATES);
+        check_case_in(Subset::Full, &s, &xs, &tally, &sink).map_err(TestCaseError::fail)
+    });
+    fail_with_minimal_case(
+        "full widening",
+        Subset::Full,
+        &seed,
+        result,
+        full_values_from_seed,
+    );
+    println!(
+        "full widening property (seed {seed}): {} schemas ({:?}), {}, {:.1?}",
+        tally.cases.get(),
+        drafts.borrow(),
+        tally.summary(),
+        started.elapsed()
+    );
+    sink.finish("full property");
+    tally.assert_covered(cases, 4, 1);
+}
+
+/// Found by the `full` property test (seed 396449423047, 3,000 cases), in every subset: an
+/// optional property whose schema admits `null` by its types but rejects it (`not`), with
+/// `null` read as absent, was sent as its own schema with `null` for absence, and then had no
+/// encoding for an absent property. Each subset's spelling, every target and configuration.
+#[test]
+fn regression_optional_property_that_rejects_null_under_null_means_absent() {
+    regression(
+        json!({"type": "object", "properties": {"a": {"allOf": [{"type": "null"}], "not": {"type": "null"}}, "b": {"type": ["string", "null"], "not": {"type": "null"}}}}),
+        &[json!({}), json!({"b": "s"})],
+        &[],
+        &[],
+    );
+    let full = json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/d0", "not": {"type": "null"}}}, "$defs": {"d0": {"allOf": [{"type": "null"}]}}});
+    let schema = parse_full(&full);
+    let tally = Tally::default();
+    let sink = Sink::new();
+    check_case_in(Subset::Full, &full, &[json!({})], &tally, &sink)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(schema.is_valid(&json!({})));
 }

@@ -7,6 +7,9 @@
 //! reach; an object there may use the union of the names their `properties` declare (any name
 //! when none declares properties).
 //!
+//! Tuples are read in every draft's spelling: `prefixItems` with `items`, and the list form of
+//! `items` with `additionalItems` (drafts 4 to 2019-09).
+//!
 //! Differs from the harness: the value of an undeclared member is checked against the
 //! `additionalProperties` schemas that apply to it (the harness stops there), so a map of
 //! objects with declared properties is held to those names too, as widening.md's "wherever S
@@ -72,9 +75,18 @@ fn declared_at(nodes: &[&Value], x: &Value, depth: usize) -> bool {
         Value::Array(items) => items.iter().enumerate().all(|(i, v)| {
             let sub: Vec<&Value> = nodes
                 .iter()
-                .filter_map(|n| match n.get("prefixItems").and_then(Value::as_array) {
-                    Some(pi) if i < pi.len() => Some(&pi[i]),
-                    _ => n.get("items").filter(|s| s.is_object()),
+                .filter_map(|n| {
+                    // A tuple: `prefixItems` then `items` (2020-12), or `items` as a list then
+                    // `additionalItems` (drafts 4 to 2019-09).
+                    let (tuple, tail) = match (n.get("prefixItems"), n.get("items")) {
+                        (Some(Value::Array(pi)), _) => (Some(pi), n.get("items")),
+                        (None, Some(Value::Array(pi))) => (Some(pi), n.get("additionalItems")),
+                        _ => (None, n.get("items")),
+                    };
+                    match tuple {
+                        Some(pi) if i < pi.len() => Some(&pi[i]),
+                        _ => tail.filter(|s| s.is_object()),
+                    }
                 })
                 .collect();
             sub.is_empty() || declared_at(&sub, v, depth + 1)

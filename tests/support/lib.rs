@@ -8,6 +8,8 @@
 //! - [`contract`]: the check of one lowering against a set of values, shared by the property
 //!   test, the corpus replay and the regression tests;
 //! - [`extended`]: the same in the extended subset: schemas with references, values for them;
+//! - [`gen_full`]: the same in the `full` subset: schemas of the five drafts with every keyword
+//!   only `full` reads, values aimed at them;
 //! - [`engines`]: a real grammar engine (llguidance) that compiles every native wire and must
 //!   accept every valid value; [`gbnf`]: the Ollama wire checked against llama.cpp's converter
 //!   and GBNF parser as documented;
@@ -23,6 +25,7 @@ pub mod engines;
 pub mod extended;
 pub mod gbnf;
 pub mod gen;
+pub mod gen_full;
 pub mod golden;
 pub mod oracle;
 

@@ -349,7 +349,12 @@ impl Reshaper<'_> {
     /// into something else).
     fn optional(&mut self, source_id: NodeId, wire_id: NodeId, lens: &Lens) -> (NodeId, Absent) {
         let pointer = self.source.node(source_id).pointer.clone();
-        let nullable = self.source.admitted(source_id).contains(JsonType::Null);
+        // `admitted` is wider than exact (it does not read `not`): a property it says admits
+        // `null` may still reject it, and then `null` can only mean "absent" (sending the
+        // property's schema as is with `null` read as absence would have no encoding for an
+        // absent property, since its own schema rejects `null`).
+        let nullable = self.source.admitted(source_id).contains(JsonType::Null)
+            && self.source.is_valid_at(source_id, &serde_json::Value::Null);
         if nullable && self.null_means_absent && keeps_null(lens) {
             return (wire_id, Absent::NullIsAbsence);
         }

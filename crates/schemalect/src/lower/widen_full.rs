@@ -17,22 +17,38 @@
 //! The dialect lowerings then keep their own widening contract on the result, and answers are
 //! still validated against the `full` schema itself.
 
-use crate::ir::{Additional, FullRules, Node, NodeId, ObjectRules, Schema, Subset};
+use crate::ir::{Additional, Draft, FullRules, Node, NodeId, ObjectRules, Schema, Subset};
 use crate::lower::Loss;
+use crate::value::JsonType;
 use std::sync::Arc;
 
 /// The rewrite, or `None` for a schema outside the `full` subset.
 pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
-    schema.full_ir()?;
+    let full = schema.full_ir()?;
     let mut nodes: Vec<Node> = schema.nodes().map(|(_, n)| n.clone()).collect();
     let mut losses = Vec::new();
     let n = nodes.len();
+    // Draft 4's `integer` is stricter than every later draft's (and every dialect's): `1.0`
+    // is not one. Sent as is, the type admits more: widening, but a loss, and a change under
+    // `not` or in a `oneOf` branch.
+    let draft4_integer = |i: usize, node: &Node| {
+        node.types
+            .is_some_and(|t| t.contains(JsonType::Integer) && !t.contains(JsonType::Number))
+            && full
+                .resource_of
+                .get(i)
+                .and_then(|r| full.resources.get(*r as usize))
+                .is_some_and(|r| r.draft == Draft::Draft4)
+    };
     // Which nodes lose something themselves.
-    let mut changed: Vec<bool> = (0..n)
-        .map(|i| {
+    let mut changed: Vec<bool> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
             schema
                 .full_rules(NodeId(i as u32))
                 .is_some_and(asserts_something)
+                || draft4_integer(i, node)
         })
         .collect();
     // Which nodes change, themselves or below: parents of changed nodes, to a fixpoint.
@@ -60,6 +76,13 @@ pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
         let id = NodeId(i as u32);
         if let Some(rules) = schema.full_rules(id) {
             drop_rules(node, rules, &mut losses);
+        }
+        if draft4_integer(i, node) {
+            losses.push(Loss::new(
+                &node.pointer,
+                "type",
+                "`integer` not enforced as draft 4 reads it: an integral number written with a fraction (`1.0`) is not an integer there, but every target admits it",
+            ));
         }
         if node.not.is_some_and(is_changed) {
             node.not = None;
@@ -212,6 +235,61 @@ mod tests {
             );
             assert!(l.accept(&v).is_ok() || l.mode() >= crate::Mode::Json, "{t}");
         }
+    }
+
+    #[test]
+    fn draft4_integers_are_a_loss_and_change_not_and_one_of() {
+        // Found by the `full` widening property: draft 4's `integer` rejects `1.0`, every
+        // target's admits it, so an exact lowering claimed too much; and under `not` or in a
+        // `oneOf` branch the wider reading would narrow.
+        let s = full(json!({
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "object",
+            "properties": {
+                "v": {"type": "integer"},
+                "n": {"not": {"type": "integer"}},
+                "o": {"oneOf": [{"type": "integer"}, {"type": "number"}]}
+            },
+            "required": ["v"]
+        }));
+        let (_, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let at: Vec<(String, &str)> = losses
+            .iter()
+            .map(|l| (l.pointer.to_string(), &*l.keyword))
+            .collect();
+        for (pointer, keyword) in [
+            ("/properties/v", "type"),
+            ("/properties/n", "not"),
+            ("/properties/o", "oneOf"),
+        ] {
+            assert!(
+                at.iter().any(|(p, k)| p == pointer && *k == keyword),
+                "{pointer} {keyword}: {at:?}"
+            );
+        }
+        for (x, valid) in [
+            (json!({"v": 1}), true),
+            (json!({"v": 1.0}), false),
+            (json!({"v": 1, "n": 2.0}), true),
+            (json!({"v": 1, "o": 2.0}), true),
+        ] {
+            assert_eq!(s.is_valid(&x), valid, "{x}");
+            for t in Target::ALL {
+                let l = s.lower(t, &LowerOptions::default());
+                assert_ne!(l.mode(), crate::Mode::Exact, "{t}");
+                if valid {
+                    assert!(
+                        l.accept(&x).is_ok() || l.mode() >= crate::Mode::Json,
+                        "{t} {x}"
+                    );
+                }
+            }
+        }
+        // Later drafts count `1.0` as an integer: nothing lost.
+        let s =
+            full(json!({"$schema": "http://json-schema.org/draft-06/schema#", "type": "integer"}));
+        let (_, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        assert!(losses.is_empty(), "{losses:?}");
     }
 
     #[test]
