@@ -136,6 +136,12 @@ impl Budget {
     }
 }
 
+/// True while an operation runs on this thread.
+#[inline(always)]
+pub(crate) fn in_progress() -> bool {
+    STATE.with(|s| s.active.get())
+}
+
 /// The budget of the operation in progress on this thread.
 pub(crate) fn current() -> Option<Budget> {
     STATE.with(|s| s.active.get()).then_some(Budget(()))
@@ -168,20 +174,23 @@ pub(crate) fn run<R>(
     unmeasured: Option<&dyn Fn() -> u64>,
     mut f: impl FnMut(Budget) -> R,
 ) -> R {
-    if let Some(outer) = current() {
-        return f(outer);
+    let budget = Budget(());
+    if in_progress() {
+        return f(budget);
     }
     STATE.with(|s| s.start(operation, limits, bytes));
     let _installed = Installed;
-    let budget = Budget(());
-    let out = f(budget);
-    match unmeasured {
-        Some(measure) if budget.is_exhausted() => {
-            let more = measure();
-            STATE.with(|s| s.restart_with(more));
-            f(budget)
+    // One place calls `f`, so that it can be inlined here.
+    let mut unmeasured = unmeasured;
+    loop {
+        let out = f(budget);
+        match unmeasured.take() {
+            Some(measure) if budget.is_exhausted() => {
+                let more = measure();
+                STATE.with(|s| s.restart_with(more));
+            }
+            _ => return out,
         }
-        _ => out,
     }
 }
 
@@ -191,12 +200,25 @@ pub(crate) fn run<R>(
 /// most this much; settling costs a thread-local access per this many steps.
 const METER_CHUNK: u64 = 1 << 16;
 
+/// What a [`Meter`] counts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// No operation is in progress: the meter never runs out.
+    Outside,
+    /// It settles with the operation in progress on this thread.
+    Live,
+    /// It stands alone for an operation that installed no budget ([`Meter::detached`]): it
+    /// stops when its own allowance is spent.
+    Detached,
+    /// A detached meter that ran out: every spend fails.
+    Spent,
+}
+
 /// A budget's counter for a hot loop: it counts in a field of its own and settles with the
 /// budget when it runs out of what it was given and when it is dropped.
 #[derive(Debug)]
 pub(crate) struct Meter {
-    /// False outside any operation: the meter then never runs out.
-    active: bool,
+    mode: Cell<Mode>,
     /// Steps this meter was given and has not spent.
     left: Cell<u64>,
     /// Steps it was given in all (what it spent is `given - left`).
@@ -206,15 +228,38 @@ pub(crate) struct Meter {
 impl Meter {
     /// A meter on the operation in progress (none: it never runs out).
     pub(crate) fn new() -> Meter {
-        let (active, allowance) = STATE.with(|s| match s.active.get() {
-            true => (true, s.remaining().min(METER_CHUNK)),
-            false => (false, u64::MAX),
+        let (mode, allowance) = STATE.with(|s| match s.active.get() {
+            true => (Mode::Live, s.remaining().min(METER_CHUNK)),
+            false => (Mode::Outside, u64::MAX),
         });
         Meter {
-            active,
+            mode: Cell::new(mode),
             left: Cell::new(allowance),
             given: Cell::new(allowance),
         }
+    }
+
+    /// A meter that stands alone, for an operation that would otherwise install a budget of
+    /// `budget` steps on this thread, and whose work nothing but this meter counts (a
+    /// validation walk of a schema none of whose patterns charge the budget: see
+    /// `Schema::detached_meter`). It allows at most one [`METER_CHUNK`] of that budget, and
+    /// once that is spent every spend fails and [`Meter::ran_out`] says so: the caller then
+    /// runs the operation again from the start under the installed budget. Below a chunk the
+    /// two ways count the same steps against the same limit, so they give the same answer;
+    /// the detached way skips the thread-local set-up, the settlements and the tear-down,
+    /// about a tenth of a validation of a small answer. What it can waste is one chunk.
+    pub(crate) fn detached(budget: u64) -> Meter {
+        let allowance = budget.min(METER_CHUNK);
+        Meter {
+            mode: Cell::new(Mode::Detached),
+            left: Cell::new(allowance),
+            given: Cell::new(allowance),
+        }
+    }
+
+    /// True once a detached meter ran out of its allowance.
+    pub(crate) fn ran_out(&self) -> bool {
+        self.mode.get() == Mode::Spent
     }
 
     /// Spends `n` steps; false once the operation's budget is spent.
@@ -233,10 +278,19 @@ impl Meter {
     #[cold]
     fn settle(&self, n: u64) -> bool {
         let spent = self.given.get() - self.left.get();
-        if !self.active {
-            self.left.set(u64::MAX);
-            self.given.set(u64::MAX);
-            return true;
+        match self.mode.get() {
+            Mode::Live => {}
+            Mode::Outside => {
+                self.left.set(u64::MAX);
+                self.given.set(u64::MAX);
+                return true;
+            }
+            Mode::Detached | Mode::Spent => {
+                self.mode.set(Mode::Spent);
+                self.left.set(0);
+                self.given.set(0);
+                return false;
+            }
         }
         STATE.with(|s| {
             let ok = s.spend(spent.saturating_add(n));
@@ -250,7 +304,7 @@ impl Meter {
 
 impl Drop for Meter {
     fn drop(&mut self) {
-        if self.active {
+        if self.mode.get() == Mode::Live {
             let spent = self.given.get() - self.left.get();
             STATE.with(|s| s.spend(spent));
         }

@@ -262,6 +262,13 @@ impl Pattern {
         }
     }
 
+    /// True when matching can charge the work budget of the operation in progress: the
+    /// pattern runs on the lazy DFA (the states it builds and an NFA fallback are charged as
+    /// they happen), not on the simple matcher, whose cost is the string's length.
+    pub(crate) fn charges_budget(&self) -> bool {
+        self.simple.is_none()
+    }
+
     /// The syntax features the pattern uses.
     pub fn features(&self) -> &Features {
         &self.features

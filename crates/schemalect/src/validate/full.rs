@@ -128,7 +128,7 @@ impl<'s> FullWalk<'s> {
             schema,
             ir,
             depth: Cell::new(0),
-            work: Work::new(),
+            work: Work::new(crate::budget::Meter::new()),
             exceeded: Cell::new(false),
             explaining: Cell::new(false),
         }

@@ -37,15 +37,47 @@ impl Schema {
 
     /// True when `instance` satisfies the subschema `id` of this schema.
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
+        if let Some(meter) = self.detached_meter() {
+            let walk = Walk::new(self, meter);
+            let valid = walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get();
+            if !walk.work.meter.ran_out() {
+                return valid;
+            }
+        }
         self.metered(instance, |budget| {
             let valid = if let Some(full) = self.full_ir() {
                 full::FullWalk::new(self, full).run(id, instance, None)
             } else {
-                let walk = Walk::new(self);
+                let walk = Walk::new(self, Meter::new());
                 walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
             };
             valid && !budget.is_exhausted()
         })
+    }
+
+    /// A meter for a validation that can run without the thread's budget installed: when no
+    /// operation is in progress (a nested validation shares its caller's budget), the schema
+    /// is not `full` (whose walk has more than its meter to count) and none of its patterns
+    /// charges the budget, the walk's meter counts all its work. A walk that stays within
+    /// the meter's allowance (one chunk of the budget) gives the answer the installed budget
+    /// would; one that runs out of it is run again under [`Schema::metered`]. Most answers
+    /// are small, and installing the budget was a tenth of their validation.
+    #[inline(always)]
+    fn detached_meter(&self) -> Option<Meter> {
+        if self.full_ir().is_some() || budget::in_progress() {
+            return None;
+        }
+        let plan = self.plan();
+        plan.uncharged
+            .then(|| Meter::detached(self.limits().work_budget(self.source_bytes())))
+    }
+
+    /// The schema's validation plan, built on first use.
+    #[inline(always)]
+    fn plan(&self) -> &Plan {
+        self.ir
+            .plan
+            .get_or_init(|| Plan::build(&self.ir.nodes, self.ir.root))
     }
 
     /// Runs a validation of `instance` under the schema's work budget (or the budget of the
@@ -66,6 +98,14 @@ impl Schema {
     /// were omitted. When validation runs out of its work budget, the instance is not
     /// accepted, and the last error says so ([`ValidationError::is_work_limit`]).
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
+        if let Some(meter) = self.detached_meter() {
+            let mut errors = Vec::new();
+            let walk = Walk::new(self, meter);
+            let valid = walk.node(self.root(), instance, &Path::Root, &mut errors);
+            if !walk.work.meter.ran_out() {
+                return walk.outcome(valid, errors);
+            }
+        }
         self.metered(instance, |budget| {
             let mut errors = Vec::new();
             let (valid, stopped) = if let Some(full) = self.full_ir() {
@@ -73,19 +113,9 @@ impl Schema {
                 let valid = walk.run(self.root(), instance, Some(&mut errors));
                 (valid, walk.work.stopped())
             } else {
-                let walk = Walk::new(self);
+                let walk = Walk::new(self, Meter::new());
                 let valid = walk.node(self.root(), instance, &Path::Root, &mut errors);
-                if walk.exceeded.get() && errors.is_empty() {
-                    // The limit may have been hit under `not` or a union, whose errors are
-                    // not kept; the instance is not accepted either way.
-                    errors.push(ValidationError {
-                        instance_path: Pointer::root(),
-                        schema_path: Pointer::root(),
-                        keyword: "$ref",
-                        message: format!("validation stopped: the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels"),
-                    });
-                }
-                (valid && !walk.exceeded.get(), walk.work.stopped())
+                (walk.settle(valid, &mut errors), walk.work.stopped())
             };
             if let Some(e) = budget.exceeded() {
                 let (instance_path, schema_path) = stopped.unwrap_or_default();
@@ -96,19 +126,24 @@ impl Schema {
                     message: e.to_string(),
                 });
             }
-            match (valid && errors.is_empty(), errors.is_empty()) {
-                (true, _) => Ok(()),
-                (false, false) => Err(ValidationErrors { errors }),
-                (false, true) => Err(ValidationErrors {
-                    errors: vec![ValidationError {
-                        instance_path: Pointer::root(),
-                        schema_path: Pointer::root(),
-                        keyword: "",
-                        message: "the instance fails the schema".into(),
-                    }],
-                }),
-            }
+            outcome(valid, errors)
         })
+    }
+}
+
+/// The result of `validate` from a walk's verdict and the errors it recorded.
+fn outcome(valid: bool, errors: Vec<ValidationError>) -> Result<(), ValidationErrors> {
+    match (valid && errors.is_empty(), errors.is_empty()) {
+        (true, _) => Ok(()),
+        (false, false) => Err(ValidationErrors { errors }),
+        (false, true) => Err(ValidationErrors {
+            errors: vec![ValidationError {
+                instance_path: Pointer::root(),
+                schema_path: Pointer::root(),
+                keyword: "",
+                message: "the instance fails the schema".into(),
+            }],
+        }),
     }
 }
 
@@ -204,9 +239,9 @@ pub(crate) struct Work {
 }
 
 impl Work {
-    pub(crate) fn new() -> Work {
+    pub(crate) fn new(meter: Meter) -> Work {
         Work {
-            meter: Meter::new(),
+            meter,
             stopped: RefCell::new(None),
         }
     }
@@ -365,19 +400,41 @@ impl<R: Report> Sink for At<'_, '_, R> {
 }
 
 impl<'s> Walk<'s> {
-    fn new(schema: &'s Schema) -> Self {
+    fn new(schema: &'s Schema, meter: Meter) -> Self {
         Walk {
             schema,
-            plan: schema
-                .ir
-                .plan
-                .get_or_init(|| Plan::build(&schema.ir.nodes, schema.ir.root)),
+            plan: schema.plan(),
             depth: Cell::new(0),
             exceeded: Cell::new(false),
             explaining: Cell::new(false),
             shared: RefCell::new(None),
-            work: Work::new(),
+            work: Work::new(meter),
         }
+    }
+
+    /// The verdict of a walk that recorded into `errors`: when the recursion cap was hit
+    /// under `not` or a union, whose errors are not kept, an error says so (the instance is
+    /// not accepted either way).
+    fn settle(&self, valid: bool, errors: &mut Vec<ValidationError>) -> bool {
+        if self.exceeded.get() && errors.is_empty() {
+            errors.push(ValidationError {
+                instance_path: Pointer::root(),
+                schema_path: Pointer::root(),
+                keyword: "$ref",
+                message: format!("validation stopped: the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels"),
+            });
+        }
+        valid && !self.exceeded.get()
+    }
+
+    /// `validate`'s result of a detached walk (one that stayed within its meter).
+    fn outcome(
+        &self,
+        valid: bool,
+        mut errors: Vec<ValidationError>,
+    ) -> Result<(), ValidationErrors> {
+        let valid = self.settle(valid, &mut errors);
+        outcome(valid, errors)
     }
 
     #[inline(always)]

@@ -47,6 +47,10 @@ pub(crate) struct Plan {
     /// True when no chain of subschemas reaches the recursion cap, so the walk need not
     /// count its depth: no cycle (recursive reference), and no chain that long.
     pub(super) shallow: bool,
+    /// True when no `pattern` of the schema charges the work budget as it matches (see
+    /// [`crate::pattern::Pattern::charges_budget`]): a walk's own meter then counts all of its
+    /// work, so it can run without the thread's budget installed ([`crate::budget::Meter::detached`]).
+    pub(super) uncharged: bool,
 }
 
 impl Plan {
@@ -104,6 +108,12 @@ impl Plan {
             root,
             members: members.into_boxed_slice(),
             shallow: longest_chain(nodes).is_some_and(|n| n < super::MAX_EVAL_DEPTH),
+            uncharged: !nodes.iter().any(|node| {
+                node.string
+                    .as_ref()
+                    .and_then(|s| s.pattern.as_ref())
+                    .is_some_and(|p| p.charges_budget())
+            }),
         }
     }
 

@@ -518,3 +518,42 @@ fn the_full_walk_gives_a_reason_per_alternative() {
     );
     assert!(m.ends_with("; and 2 more)"), "{m}");
 }
+
+/// A validation with no operation in progress counts on a detached meter of one chunk; a walk
+/// that needs more starts again under the installed budget and gets the answer that budget
+/// gives: accepted within it, refused with a `$work` error past it, the same inside an
+/// operation in progress (which shares its budget instead).
+#[test]
+fn a_walk_past_the_detached_allowance_gets_the_installed_budgets_answer() {
+    use crate::limits::{Limits, Operation};
+    use crate::ParseOptions;
+    let source = json!({"type": "array", "items": {"type": "integer"}});
+    // 100,000 items take over 200,000 steps: more than a chunk (65,536), within the default
+    // budget of 4,000,000.
+    let big = Value::Array((0..100_000).map(|i| json!(i)).collect());
+    let s = schema(source.clone());
+    assert!(s.is_valid(&big) && s.validate(&big).is_ok());
+    let mut bad = big.clone();
+    if let Some(last) = bad.as_array_mut().and_then(|a| a.last_mut()) {
+        *last = json!("x");
+    }
+    assert_eq!(
+        errors(&s, bad),
+        vec![("/99999".into(), "/items/type".into(), "type")]
+    );
+    let nested = crate::budget::run(Operation::Accept, &Limits::default(), 0, None, |b| {
+        (s.is_valid(&big), b.exceeded().is_none())
+    });
+    assert_eq!(nested, (true, true));
+    // Past a caller's budget (1,000 steps, nothing per byte): refused however it started.
+    let tight = Limits::default()
+        .with_work_floor(1_000)
+        .with_work_per_byte(0);
+    let s = Schema::parse_with(&source, &ParseOptions::default().with_limits(tight))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!s.is_valid(&big));
+    let e = s.validate(&big).expect_err("past the budget");
+    assert!(e.errors.last().is_some_and(|e| e.is_work_limit()), "{e:?}");
+    // Within it, a small instance is accepted on the detached meter alone.
+    assert!(s.is_valid(&json!([1, 2, 3])) && s.validate(&json!([1, 2, 3])).is_ok());
+}
