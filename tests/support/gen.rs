@@ -42,19 +42,23 @@ const FORMATS: &[&str] = &["date-time", "email", "uuid", "uri", "date"];
 /// count code points).
 const ALPHABET: &[char] = &['a', 'b', 'z', 'A', 'Q', '0', '7', ' ', '-', 'é', '日', '😀'];
 
-type Part = BoxedStrategy<Option<(String, Value)>>;
+/// One optional member of a generated schema object (`None`: left out).
+pub(crate) type Part = BoxedStrategy<Option<(String, Value)>>;
 
-fn part(key: &'static str, s: impl Strategy<Value = Value> + 'static) -> Part {
+/// The member `key`, always present.
+pub(crate) fn part(key: &'static str, s: impl Strategy<Value = Value> + 'static) -> Part {
     s.prop_map(move |v| Some((key.to_owned(), v))).boxed()
 }
 
-fn maybe(key: &'static str, s: impl Strategy<Value = Value> + 'static) -> Part {
+/// The member `key`, present or not.
+pub(crate) fn maybe(key: &'static str, s: impl Strategy<Value = Value> + 'static) -> Part {
     option::of(s)
         .prop_map(move |o| o.map(|v| (key.to_owned(), v)))
         .boxed()
 }
 
-fn object_of(parts: Vec<Part>) -> BoxedStrategy<Value> {
+/// An object of the members `parts` draws.
+pub(crate) fn object_of(parts: Vec<Part>) -> BoxedStrategy<Value> {
     parts
         .prop_map(|ps| Value::Object(ps.into_iter().flatten().collect()))
         .boxed()

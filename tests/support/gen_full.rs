@@ -13,6 +13,7 @@
 //! written out, tuples as `prefixItems`, pattern-keyed members as sample names, a branch of
 //! `if`/`then`/`else` chosen, …), and the validators decide which of the values are valid.
 
+use crate::gen::{maybe, object_of, part, Part};
 use crate::{extended, gen};
 use proptest::collection::vec;
 use proptest::option;
@@ -93,24 +94,6 @@ fn property_names(d: Draft) -> BoxedStrategy<Value> {
         list.push(json!(true));
     }
     select(list).boxed()
-}
-
-type Part = BoxedStrategy<Option<(String, Value)>>;
-
-fn part(key: &'static str, s: impl Strategy<Value = Value> + 'static) -> Part {
-    s.prop_map(move |v| Some((key.to_owned(), v))).boxed()
-}
-
-fn maybe(key: &'static str, s: impl Strategy<Value = Value> + 'static) -> Part {
-    option::of(s)
-        .prop_map(move |o| o.map(|v| (key.to_owned(), v)))
-        .boxed()
-}
-
-fn object_of(parts: Vec<Part>) -> BoxedStrategy<Value> {
-    parts
-        .prop_map(|ps| Value::Object(ps.into_iter().flatten().collect()))
-        .boxed()
 }
 
 /// `{key: v}`.

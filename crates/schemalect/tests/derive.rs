@@ -1078,24 +1078,30 @@ fn hints(plan: &schemalect::Lowering) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The three variants of `OpenEvent` under `one_of` are hinted: its struct and unit variants
+/// by the enum's name, its newtype variant by the struct it wraps.
+fn assert_variants_named(plan: &schemalect::Lowering, one_of: &str, target: Target) {
+    let mut found = hints(plan);
+    found.sort();
+    let at = |i: usize| format!("{one_of}/{i}");
+    assert_eq!(
+        found,
+        [
+            (at(0), "OpenEvent".to_owned()),
+            (at(1), "Dot".to_owned()),
+            (at(2), "OpenEvent".to_owned()),
+        ],
+        "{target}: {:?}",
+        plan.losses()
+    );
+}
+
 #[test]
 fn an_open_struct_that_blocks_is_named_with_the_attribute_that_closes_it() {
     for target in [Target::OpenAi, Target::Claude, Target::Gemini] {
         let plan = schemalect::for_type::<Click>(target).unwrap_or_else(|e| panic!("{e}"));
         assert!(plan.mode() >= Mode::Json, "{target}: {:?}", plan.losses());
-        let mut found = hints(&plan);
-        found.sort();
-        let at = |i: usize| format!("/properties/event/oneOf/{i}");
-        assert_eq!(
-            found,
-            [
-                (at(0), "OpenEvent".to_owned()),
-                (at(1), "Dot".to_owned()),
-                (at(2), "OpenEvent".to_owned()),
-            ],
-            "{target}: {:?}",
-            plan.losses()
-        );
+        assert_variants_named(&plan, "/properties/event/oneOf", target);
         assert!(plan.hints().count() >= 3);
         let text = plan
             .losses()
@@ -1110,19 +1116,7 @@ fn an_open_struct_that_blocks_is_named_with_the_attribute_that_closes_it() {
 
         // Below a field and an `Option`, the enum's name and the struct's.
         let plan = schemalect::for_type::<Log>(target).unwrap_or_else(|e| panic!("{e}"));
-        let mut found = hints(&plan);
-        found.sort();
-        let at = |i: usize| format!("/properties/event/anyOf/0/oneOf/{i}");
-        assert_eq!(
-            found,
-            [
-                (at(0), "OpenEvent".to_owned()),
-                (at(1), "Dot".to_owned()),
-                (at(2), "OpenEvent".to_owned()),
-            ],
-            "{target}: {:?}",
-            plan.losses()
-        );
+        assert_variants_named(&plan, "/properties/event/anyOf/0/oneOf", target);
 
         // With the attribute: native, and nothing to hint.
         let plan = schemalect::for_type::<ClosedClick>(target).unwrap_or_else(|e| panic!("{e}"));
