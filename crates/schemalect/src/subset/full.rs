@@ -33,6 +33,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use vocabulary::Vocabularies;
 
+mod metaschemas;
 mod unknown;
 mod vocabulary;
 
@@ -904,7 +905,11 @@ impl<'a> Full<'a> {
         let known = self.bases.contains_key(base);
         if !known {
             let options = self.options;
-            let doc = options.resources.get(base)?;
+            // The caller's document first, then the drafts' own meta-schemas.
+            let doc = options
+                .resources
+                .get(base)
+                .or_else(|| metaschemas::get(base))?;
             if !self.loaded.insert(base.to_owned()) {
                 return None;
             }

@@ -181,3 +181,42 @@ fn draft4_integers_have_no_fraction_part() {
     let d7 = full(json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "integer"}));
     assert!(d7.is_valid(&json!(12345.0)));
 }
+
+/// A reference to a draft's meta-schema resolves offline to the bundled copy, which then judges
+/// schemas as that draft says; a caller's document for the same URI comes first.
+#[test]
+fn the_drafts_meta_schemas_are_bundled() {
+    let d7 = full(
+        json!({"properties": {"schema": {"$ref": "http://json-schema.org/draft-07/schema#"}}}),
+    );
+    assert!(d7.is_valid(&json!({"schema": {"type": "string", "minLength": 1}})));
+    assert!(!d7.is_valid(&json!({"schema": {"type": "strin"}})));
+    assert!(!d7.is_valid(&json!({"schema": {"minLength": -1}})));
+    let d2020 = full(json!({"$ref": "https://json-schema.org/draft/2020-12/schema"}));
+    assert!(d2020.is_valid(&json!({"prefixItems": [true], "unevaluatedItems": false})));
+    assert!(!d2020.is_valid(&json!({"prefixItems": {}})));
+    assert!(!d2020.is_valid(&json!({"$defs": {"a": 1}})));
+    let d4 = full(json!({"$ref": "http://json-schema.org/draft-04/schema#"}));
+    assert!(!d4.is_valid(&json!({"exclusiveMaximum": 3})));
+    assert!(d4.is_valid(&json!({"maximum": 3, "exclusiveMaximum": true})));
+    // The caller's own document at that URI wins.
+    let o = ParseOptions::default()
+        .with_subset(Subset::Full)
+        .with_resource(
+            "http://json-schema.org/draft-07/schema",
+            json!({"type": "integer"}),
+        );
+    let own = parse(
+        &json!({"$ref": "http://json-schema.org/draft-07/schema#"}),
+        &o,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(own.is_valid(&json!(3)));
+    assert!(!own.is_valid(&json!({})));
+    // Other URIs stay unresolved: nothing is fetched.
+    let e = parse(
+        &json!({"$ref": "https://json-schema.org/draft/2021-01/schema"}),
+        &ParseOptions::default().with_subset(Subset::Full),
+    );
+    assert!(e.is_err());
+}
