@@ -27,25 +27,7 @@ use std::collections::BTreeMap;
 
 /// Schemas of the shared corpus where the check disagrees today, each with why. The test fails
 /// if any other schema disagrees, and if one of these stops disagreeing (then remove it).
-const KNOWN: [(&str, &str); 3] = [
-    (
-        "Github_medium---o60170.json",
-        "open: the emitter (ollama, gemini-json, gemini-interactions) names one of two blockers \
-         in a recursive definition, `@graph` admitting no value, or a recursive `anyOf` branch, \
-         depending on the order the walk meets them",
-    ),
-    (
-        "Github_medium---o73926.json",
-        "the check's own: a `oneOf` branch reached through `allOf` + `$ref` from an object node \
-         gets a string stand-in, which makes that node admit nothing",
-    ),
-    (
-        "Github_medium---o75099.json",
-        "open: on Gemini's responseSchema, a property of a node whose `oneOf` branches are \
-         blocked (`/definitions/crs/properties/properties`, a map) is named only once the \
-         branches are fixed",
-    ),
-];
+const KNOWN: [(&str, &str); 0] = [];
 
 /// Lists with more outermost nodes than this are checked for completeness only.
 const MINIMALITY_UP_TO: usize = 6;
@@ -54,10 +36,16 @@ const MINIMALITY_UP_TO: usize = 6;
 /// replaced branches of one `oneOf` stay disjoint): a one-string `enum`, or, for a branch of
 /// `anyOf`/`oneOf`/`allOf` (nested ones included) under a node with a `type`, a small closed
 /// node of that type, so that the edit does not make the typed node unsatisfiable. A string
-/// everywhere else: an object stand-in would declare a property that other schemas for the
-/// same place might not (which some routes must then refuse to close). A fallback of the
-/// edit's own making would otherwise read as a blocker the list left out.
-fn stand_in(source: &Value, pointer: &str, i: usize) -> Value {
+/// everywhere else ([`Untyped::String`]): an object stand-in would declare a property that
+/// other schemas for the same place might not (which some routes must then refuse to close).
+/// A fallback of the edit's own making would otherwise read as a blocker the list left out.
+///
+/// A branch whose union has no `type` of its own can still be conjoined, through `allOf` and
+/// `$ref`, with a typed schema elsewhere that the pointer does not show (a definition's
+/// `additionalProperties` applied to a property typed `["array", "object"]` beside it): there
+/// the string makes the conjunction admit nothing. [`Untyped::Object`] gives such branches the
+/// closed object instead; [`judge`] tries it when the string edit still falls back.
+fn stand_in(source: &Value, pointer: &str, i: usize, untyped: Untyped) -> Value {
     let first_type = |v: Option<&Value>| -> Option<String> {
         match v?.get("type")? {
             Value::String(t) => Some(t.clone()),
@@ -71,11 +59,13 @@ fn stand_in(source: &Value, pointer: &str, i: usize) -> Value {
     };
     // Up through the unions the node is a branch of, to the first node with a `type`.
     let mut around = None;
+    let mut branch = false;
     let mut at = pointer;
     while let Some((node, key)) = at.rsplit_once('/').and_then(|(p, _)| p.rsplit_once('/')) {
         if !["anyOf", "oneOf", "allOf"].contains(&key) {
             break;
         }
+        branch = true;
         around = first_type(source.pointer(node));
         if around.is_some() {
             break;
@@ -92,8 +82,21 @@ fn stand_in(source: &Value, pointer: &str, i: usize) -> Value {
         }),
         Some("array") => json!({"type": "array", "items": {"type": "string", "enum": [name]}}),
         Some(t @ ("integer" | "number" | "boolean" | "null")) => json!({"type": t}),
+        _ if untyped == Untyped::Object && branch => json!({
+            "type": "object",
+            "properties": {name.clone(): {"type": "string"}},
+            "required": [name],
+            "additionalProperties": false
+        }),
         _ => json!({"type": "string", "enum": [name]}),
     }
+}
+
+/// The stand-in for a union branch with no `type` around it (see [`stand_in`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Untyped {
+    String,
+    Object,
 }
 
 /// What one fallback showed.
@@ -140,10 +143,10 @@ fn outermost(pointers: &[String]) -> Vec<String> {
 
 /// `source` with the node at every pointer replaced by a [`stand_in`]; `None` when a pointer does
 /// not name a node of the document (which is itself a finding).
-fn replaced(source: &Value, pointers: &[&String]) -> Option<Value> {
+fn replaced(source: &Value, pointers: &[&String], untyped: Untyped) -> Option<Value> {
     let mut edited = source.clone();
     for (i, p) in pointers.iter().enumerate() {
-        *edited.pointer_mut(p)? = stand_in(source, p, i);
+        *edited.pointer_mut(p)? = stand_in(source, p, i, untyped);
     }
     Some(edited)
 }
@@ -184,6 +187,30 @@ fn strict_in_place(source: &mut Value) -> bool {
     true
 }
 
+/// Whether a blocker at `p`, met only once the `outer` nodes were replaced, is of the edit's
+/// own making on Gemini's responseSchema. Union siblings are distributed into the branches
+/// there (`N ∧ (A ∨ B)` → `(N ∧ A) ∨ (N ∧ B)`), so a property `N/properties/k` is only ever
+/// sent merged with each branch's own `properties/k`. While the branches stand, what the
+/// route walks is that merge (a map closed to the branch's members, say); a stand-in declares
+/// no `k`, so the edit sends `N/properties/k` alone for the first time. A branch fixed in
+/// place (closed, its members kept) still merges into `k`, and were the merge itself blocked,
+/// the first walk would have met it inside the branch. Only a `k` that a replaced branch of
+/// `N` declares is covered: a property the branches leave alone was sent alone all along.
+fn spread_from_replaced_branch(source: &Value, target: Target, outer: &[String], p: &str) -> bool {
+    matches!(target, Target::Gemini | Target::VertexGemini)
+        && p.rsplit_once("/properties/").is_some_and(|(node, k)| {
+            !k.contains('/')
+                && outer.iter().any(|q| {
+                    q.strip_prefix(node).is_some_and(|rest| {
+                        ["/anyOf/", "/oneOf/"].iter().any(|u| {
+                            rest.strip_prefix(u)
+                                .is_some_and(|i| i.parse::<usize>().is_ok())
+                        })
+                    }) && source.pointer(&format!("{q}/properties/{k}")).is_some()
+                })
+        })
+}
+
 fn judge(source: &Value, subset: Subset, target: Target, options: &LowerOptions) -> Verdict {
     let Some(first) = lower(source, subset, target, options) else {
         return Verdict::Skipped;
@@ -207,49 +234,66 @@ fn judge(source: &Value, subset: Subset, target: Target, options: &LowerOptions)
     let named: Vec<String> = named.into_iter().filter(|p| !p.is_empty()).collect();
     let outer = outermost(&named);
     let all: Vec<&String> = outer.iter().collect();
-    let Some(mut edited) = replaced(source, &all) else {
-        return Verdict::Disagrees(format!("a blocker names no node of the source: {named:?}"));
-    };
-    if root_named && !strict_in_place(&mut edited) {
-        return Verdict::Unjudged;
-    }
-    match lower(&edited, subset, target, options) {
-        Some(l) if falls_back(&l) => {
-            // A node still named at a replaced place blocks through what the route merges
-            // into it from around it (a parent's properties distributed into a branch): the
-            // list named it. Anything else was left out of the first list.
-            let inside = |p: &str| {
-                (root_named && p.is_empty())
-                    || outer
-                        .iter()
-                        .any(|q| p == q || p.starts_with(&format!("{q}/")))
-            };
-            let missed: Vec<String> = l
-                .losses()
+    // A node still named at a replaced place blocks through what the route merges into it
+    // from around it (a parent's properties distributed into a branch): the list named it.
+    let inside = |p: &str| {
+        (root_named && p.is_empty())
+            || outer
                 .iter()
-                .filter(|x| x.keyword.is_empty() || !inside(x.pointer.as_str()))
-                .map(|x| format!("{} {}: {}", x.pointer, x.keyword, x.reason))
-                .collect();
-            // Making the root strict can make it admit nothing (a required property that
-            // admits nothing): a reason of the edit's own making.
-            if root_named
-                && !missed.is_empty()
-                && l.losses()
-                    .iter()
-                    .all(|x| inside(x.pointer.as_str()) || x.pointer.is_root())
-                && missed.iter().all(|m| m.starts_with("/ "))
-            {
-                return Verdict::Unjudged;
+                .any(|q| p == q || p.starts_with(&format!("{q}/")))
+    };
+    // The string stand-in first, then the object one for union branches with no `type`
+    // around them (see [`stand_in`]): the list is complete when either edit sends natively.
+    // A blocker the list left out is outside every replaced node, so it stays in both edits.
+    let mut first_missed = None;
+    for untyped in [Untyped::String, Untyped::Object] {
+        let Some(mut edited) = replaced(source, &all, untyped) else {
+            return Verdict::Disagrees(format!("a blocker names no node of the source: {named:?}"));
+        };
+        if root_named && !strict_in_place(&mut edited) {
+            return Verdict::Unjudged;
+        }
+        let Some(l) = lower(&edited, subset, target, options) else {
+            // An edit out of the subset judges nothing; the string edit's finding stands.
+            if first_missed.is_some() {
+                break;
             }
-            if !missed.is_empty() {
-                return Verdict::Disagrees(format!(
-                    "incomplete: with every named node {outer:?} replaced it still falls back, for {missed:?}"
-                ));
-            }
+            return Verdict::Skipped;
+        };
+        if !falls_back(&l) {
+            first_missed = None;
+            break;
+        }
+        let missed: Vec<String> = l
+            .losses()
+            .iter()
+            .filter(|x| {
+                x.keyword.is_empty()
+                    || !(inside(x.pointer.as_str())
+                        || spread_from_replaced_branch(source, target, &outer, x.pointer.as_str()))
+            })
+            .map(|x| format!("{} {}: {}", x.pointer, x.keyword, x.reason))
+            .collect();
+        // Making the root strict can make it admit nothing (a required property that
+        // admits nothing): a reason of the edit's own making.
+        if root_named
+            && !missed.is_empty()
+            && l.losses()
+                .iter()
+                .all(|x| inside(x.pointer.as_str()) || x.pointer.is_root())
+            && missed.iter().all(|m| m.starts_with("/ "))
+        {
+            return Verdict::Unjudged;
+        }
+        if missed.is_empty() {
             return Verdict::Agrees;
         }
-        Some(_) => {}
-        None => return Verdict::Skipped,
+        first_missed.get_or_insert(missed);
+    }
+    if let Some(missed) = first_missed {
+        return Verdict::Disagrees(format!(
+            "incomplete: with every named node {outer:?} replaced it still falls back, for {missed:?}"
+        ));
     }
     // In the reshaping profile a fallback names what keeps the conservative wire from being
     // sent, some of which the lens could reshape once the rest is fixed; and a node in a
@@ -273,7 +317,7 @@ fn judge(source: &Value, subset: Subset, target: Target, options: &LowerOptions)
     {
         for kept in outer.iter().filter(|p| checkable(p)) {
             let others: Vec<&String> = outer.iter().filter(|p| *p != kept).collect();
-            let Some(edited) = replaced(source, &others) else {
+            let Some(edited) = replaced(source, &others, Untyped::String) else {
                 continue;
             };
             if let Some(l) = lower(&edited, subset, target, options) {
@@ -342,11 +386,172 @@ fn the_edit_check_catches_a_list_that_leaves_one_out() {
     let l = lower(&s, Subset::Adr126, Target::OpenAi, &o).expect("in the subset");
     assert!(falls_back(&l), "{:?}", l.losses());
     let one = "/properties/a".to_owned();
-    let edited = replaced(&s, &[&one]).expect("a node");
+    let edited = replaced(&s, &[&one], Untyped::String).expect("a node");
     let l = lower(&edited, Subset::Adr126, Target::OpenAi, &o).expect("in the subset");
     assert!(
         falls_back(&l),
         "one blocker left must keep the fallback: {:?}",
+        l.losses()
+    );
+}
+
+#[test]
+fn a_branch_conjoined_with_a_typed_property_elsewhere_gets_an_object_stand_in() {
+    // The shape of jsonschemabench o60170: the root's `allOf` joins a definition whose
+    // `additionalProperties` is a union with a recursive branch (the one blocker) and one
+    // declaring `g` as an array or object, so `g` must satisfy both. The branch's union has no
+    // `type`, so the string stand-in makes `g` admit nothing: a fallback of the edit's own.
+    let s = json!({
+        "type": "object",
+        "definitions": {
+            "graph": {"properties": {"g": {"type": ["array", "object"]}}},
+            "common": {
+                "additionalProperties": {"anyOf": [{"$ref": "#/definitions/common"}]},
+                "properties": {"id": {"type": "string"}}
+            }
+        },
+        "allOf": [{"$ref": "#/definitions/graph"}, {"$ref": "#/definitions/common"}]
+    });
+    let branch = "/definitions/common/additionalProperties/anyOf/0".to_owned();
+    let o = options(Profile::Conservative);
+    for target in [Target::Ollama, Target::GeminiJson] {
+        let l = lower(&s, Subset::Extended, target, &o).expect("in the subset");
+        assert!(falls_back(&l), "{target}: {:?}", l.losses());
+        let named: Vec<&str> = l.losses().iter().map(|x| x.pointer.as_str()).collect();
+        assert_eq!(named, [branch.as_str()], "{target}");
+        let edited = replaced(&s, &[&branch], Untyped::String).expect("a node");
+        let l = lower(&edited, Subset::Extended, target, &o).expect("in the subset");
+        let after: Vec<&str> = l.losses().iter().map(|x| x.pointer.as_str()).collect();
+        assert_eq!(after, ["/definitions/graph/properties/g"], "{target}");
+        match judge(&s, Subset::Extended, target, &o) {
+            Verdict::Agrees => {}
+            Verdict::Disagrees(e) => panic!("{target}: {e}"),
+            Verdict::Skipped | Verdict::Unjudged => panic!("{target}: not judged"),
+        }
+    }
+}
+
+#[test]
+fn a_property_spread_into_replaced_branches_is_not_a_missed_blocker() {
+    // The shape of jsonschemabench o75099: `crs` declares `properties` as a bare map, and
+    // each `oneOf` branch closes that map to its own members. Gemini's responseSchema merges
+    // `crs`'s properties into each branch; the branches block (open beside the root's other
+    // schemas for the place), the merged maps do not.
+    let crs = json!({
+        "type": "object",
+        "required": ["type", "properties"],
+        "additionalProperties": false,
+        "properties": {"type": {"type": "string"}, "properties": {"type": "object"}},
+        "oneOf": [
+            {"properties": {
+                "type": {"enum": ["name"]},
+                "properties": {"required": ["name"], "additionalProperties": false,
+                               "properties": {"name": {"type": "string"}}}
+            }},
+            {"properties": {
+                "type": {"enum": ["link"]},
+                "properties": {"required": ["href"], "additionalProperties": false,
+                               "properties": {"href": {"type": "string"}}}
+            }}
+        ]
+    });
+    let s = json!({
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"type": "string"}, "crs": {"$ref": "#/definitions/crs"}},
+        "oneOf": [{"required": ["c"], "properties": {"type": {"enum": ["Point"]}, "c": {"type": "number"}}}],
+        "definitions": {"crs": crs}
+    });
+    let o = options(Profile::Conservative);
+    let branches = [
+        "/definitions/crs/oneOf/0".to_owned(),
+        "/definitions/crs/oneOf/1".to_owned(),
+    ];
+    let l = lower(&s, Subset::Extended, Target::Gemini, &o).expect("in the subset");
+    let named: Vec<&str> = l.losses().iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(named, [branches[0].as_str(), branches[1].as_str()]);
+    // The stand-ins declare no `properties` member, so the map is sent alone and blocks...
+    let edited = replaced(&s, &[&branches[0], &branches[1]], Untyped::String).expect("nodes");
+    let l = lower(&edited, Subset::Extended, Target::Gemini, &o).expect("in the subset");
+    let after: Vec<&str> = l.losses().iter().map(|x| x.pointer.as_str()).collect();
+    assert_eq!(after, ["/definitions/crs/properties/properties"]);
+    // ...while the branches fixed in place (closed, their members kept) send natively: the
+    // map was never a blocker of its own.
+    let mut fixed = s.clone();
+    for b in &branches {
+        fixed
+            .pointer_mut(b)
+            .and_then(Value::as_object_mut)
+            .expect("a branch")
+            .insert("additionalProperties".into(), Value::Bool(false));
+    }
+    let l = lower(&fixed, Subset::Extended, Target::Gemini, &o).expect("in the subset");
+    assert!(!falls_back(&l), "{:?}", l.losses());
+    match judge(&s, Subset::Extended, Target::Gemini, &o) {
+        Verdict::Agrees => {}
+        Verdict::Disagrees(e) => panic!("{e}"),
+        Verdict::Skipped | Verdict::Unjudged => panic!("not judged"),
+    }
+}
+
+#[test]
+fn the_spread_exemption_covers_only_what_a_replaced_branch_declares() {
+    // `k` is declared by the replaced branches, `m` by none of them (a bare map that blocks on
+    // its own: a list without it is incomplete), and other routes do not distribute at all.
+    let s = json!({
+        "type": "object",
+        "properties": {"m": {"type": "object"}, "k": {"type": "object"}},
+        "oneOf": [
+            {"properties": {"k": {"properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false}}},
+            {"properties": {"k": {"properties": {"b": {"type": "string"}}, "required": ["b"], "additionalProperties": false}}}
+        ]
+    });
+    let outer = ["/oneOf/0".to_owned(), "/oneOf/1".to_owned()];
+    assert!(spread_from_replaced_branch(
+        &s,
+        Target::Gemini,
+        &outer,
+        "/properties/k"
+    ));
+    assert!(spread_from_replaced_branch(
+        &s,
+        Target::VertexGemini,
+        &outer,
+        "/properties/k"
+    ));
+    assert!(!spread_from_replaced_branch(
+        &s,
+        Target::Gemini,
+        &outer,
+        "/properties/m"
+    ));
+    assert!(!spread_from_replaced_branch(
+        &s,
+        Target::Gemini,
+        &outer,
+        "/properties/k/properties/a"
+    ));
+    assert!(!spread_from_replaced_branch(
+        &s,
+        Target::Gemini,
+        &outer[..0],
+        "/properties/k"
+    ));
+    assert!(!spread_from_replaced_branch(
+        &s,
+        Target::OpenAi,
+        &outer,
+        "/properties/k"
+    ));
+    // And `m` does block once the branches are replaced, so the exemption is what decides.
+    let edited = replaced(&s, &[&outer[0], &outer[1]], Untyped::String).expect("nodes");
+    let o = options(Profile::Conservative);
+    let l = lower(&edited, Subset::Extended, Target::Gemini, &o).expect("in the subset");
+    assert!(
+        l.losses()
+            .iter()
+            .any(|x| x.pointer.as_str() == "/properties/m"),
+        "{:?}",
         l.losses()
     );
 }
