@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue 21's peer run: schemalect's whole process against pydantic-ai's transformers, on the same
+# files, in one run (docs/benchmarks.md, "Against pydantic-ai's transformers").
+#
+#   benches/peers/compare.sh [CORPUS_DIR]        (default ../shared/corpus/jsonschemabench)
+#
+# Needs hyperfine and a Python with pydantic-ai-slim (`PYTHON=/path/to/python`, default python3).
+# The files are those of CORPUS_DIR inside the ADR-126 subset (as `schemalect lint` says). One
+# `schemalect lower --format json --target openai,gemini` process lowers them all (conservative
+# profile, the default), timed whole by hyperfine with `--jobs 1` and with every core; then
+# benches/peers/pydantic_ai_transformers.py runs pydantic-ai's OpenAI and Google transformers
+# on the same schemas in one Python process. Three alternating rounds, so that both see the
+# same machine.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+corpus=${1:-../shared/corpus/jsonschemabench}
+python=${PYTHON:-python3}
+cargo build --release -q -p schemalect-cli
+s=target/release/schemalect
+# The in-subset files are copied into one folder, which both sides then read: a list of
+# thousands of paths does not fit in one command-line argument of hyperfine's.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/files"
+"$s" --no-config lint --format json --target openai "$corpus" 2>/dev/null |
+    "$python" -c 'import json, os, shutil, sys
+out = sys.argv[1]
+for line in sys.stdin:
+    d = json.loads(line)
+    if d.get("in_subset"):
+        dest = os.path.join(out, "files", os.path.basename(d["file"]))
+        shutil.copyfile(d["file"], dest)
+        print(dest)' "$work" | sort -u > "$work/list" || true
+files=$work/files
+echo "$(wc -l < "$work/list") files in the subset; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo)"
+for round in 1 2 3; do
+    echo "--- round $round: $(uptime)"
+    hyperfine -N -i --warmup 2 --runs 20 --style basic --output null \
+        --command-name "schemalect --jobs 1" \
+        "$s --no-config lower --format json --target openai,gemini --jobs 1 $files" \
+        --command-name "schemalect (every core)" \
+        "$s --no-config lower --format json --target openai,gemini $files" 2>&1 |
+        grep -E "^Benchmark|Time|Range"
+    "$python" benches/peers/pydantic_ai_transformers.py "$work/list" 7
+done
