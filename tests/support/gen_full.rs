@@ -13,7 +13,7 @@
 //! written out, tuples as `prefixItems`, pattern-keyed members as sample names, a branch of
 //! `if`/`then`/`else` chosen, …), and the validators decide which of the values are valid.
 
-use crate::gen::{maybe, object_of, part, Part};
+use crate::gen::{maybe, object_of, part};
 use crate::{extended, gen};
 use proptest::collection::vec;
 use proptest::option;
