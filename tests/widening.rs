@@ -18,7 +18,7 @@
 //! checked in full as soon as they emit a wire.
 
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
+use proptest::strategy::{BoxedStrategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestError, TestRng, TestRunner};
 use schemalect::{LowerOptions, Mode, ParseOptions, Profile, Schema, Subset, Target};
 use serde_json::{json, Value};
@@ -601,10 +601,15 @@ fn config_name(profile: Profile, nulls: bool) -> &'static str {
 
 /// Cases per run: `SCHEMALECT_PROPTEST_CASES` (default sized for CI).
 fn cases() -> u32 {
-    std::env::var("SCHEMALECT_PROPTEST_CASES")
+    cases_from("SCHEMALECT_PROPTEST_CASES", 2000)
+}
+
+/// A case count from the environment variable `var`, else `default`.
+fn cases_from(var: &str, default: u32) -> u32 {
+    std::env::var(var)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(2000)
+        .unwrap_or(default)
 }
 
 /// The random seed: `SCHEMALECT_PROPTEST_SEED` (a number, or `random`); a fixed one by default
@@ -940,13 +945,18 @@ fn check_case_in(
 /// `n` values aimed at `s`, drawn deterministically from `seed`, so that the schema can shrink
 /// on its own (its values are drawn again from the same seed).
 fn values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
+    draw(&gen::value(s), seed, n)
+}
+
+/// `n` values of `strategy` from a generator seeded with `seed`: the same values for the
+/// same seed.
+fn draw(strategy: &BoxedStrategy<Value>, seed: u64, n: usize) -> Vec<Value> {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
     );
-    let strategy = gen::value(s);
     (0..n)
         .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
         .collect()
@@ -1232,25 +1242,13 @@ fn extended_generator_aims_at_its_schemas() {
 /// Cases of the extended property test: `SCHEMALECT_PROPTEST_EXTENDED_CASES` (default sized
 /// for CI).
 fn extended_cases() -> u32 {
-    std::env::var("SCHEMALECT_PROPTEST_EXTENDED_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(600)
+    cases_from("SCHEMALECT_PROPTEST_EXTENDED_CASES", 600)
 }
 
 /// Like [`values_from_seed`] for an extended schema: `n` values aimed at `s`, and each with
 /// undeclared members added below the root (kept only where valid and declared).
 fn extended_values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
-    let mut bytes = [0u8; 32];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
-    );
-    let strategy = extended::value(s);
-    let mut out: Vec<Value> = (0..n)
-        .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
-        .collect();
+    let mut out = draw(&extended::value(s), seed, n);
     let more: Vec<Value> = out.iter().map(extended::with_undeclared_members).collect();
     out.extend(more);
     out
@@ -2016,24 +2014,12 @@ fn parse_full(s: &Value) -> Schema {
 /// Cases of the `full` property test: `SCHEMALECT_PROPTEST_FULL_CASES` (default sized for CI:
 /// a few seconds in a release build, well under a minute in a debug build on 2 cores).
 fn full_cases() -> u32 {
-    std::env::var("SCHEMALECT_PROPTEST_FULL_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300)
+    cases_from("SCHEMALECT_PROPTEST_FULL_CASES", 300)
 }
 
 /// Like [`values_from_seed`] for a `full` schema.
 fn full_values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
-    let mut bytes = [0u8; 32];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
-    );
-    let strategy = gen_full::value(s);
-    (0..n)
-        .filter_map(|_| strategy.new_tree(&mut runner).ok().map(|t| t.current()))
-        .collect()
+    draw(&gen_full::value(s), seed, n)
 }
 
 #[test]
