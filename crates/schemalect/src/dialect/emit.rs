@@ -275,7 +275,9 @@ impl Emitter<'_> {
     }
 
     /// Keeps the first own-level blocker of a node in `own` and lets the walk go on; a limit
-    /// of the whole emission (`stopped`) ends it at once.
+    /// of the whole emission (`stopped`) ends it at once. Always inlined: called five times
+    /// per node, an out-of-line call cost more than the emission of a small node's keywords.
+    #[inline(always)]
     fn keep_walking(
         &self,
         own: &mut Option<Degrade>,
@@ -442,10 +444,17 @@ impl Emitter<'_> {
         if let Some(blocked) = own {
             return Err(blocked);
         }
-        if self.d.explicit_items {
+        // Both look at the written `type`, which is `node.types` or, where the dialect writes
+        // it, `admitted`: a node whose types cannot name arrays (or objects and arrays) skips
+        // the map look-ups, which cost as much as the rest of a small node's emission.
+        let written = node.types.unwrap_or(admitted);
+        if self.d.explicit_items && written.contains(JsonType::Array) {
             items_said(&mut out);
         }
-        if self.d.closure != Closure::AsSource {
+        if self.d.closure != Closure::AsSource
+            && written.contains(JsonType::Object)
+            && written.contains(JsonType::Array)
+        {
             split_object_keywords(&mut out);
         }
         if let Some(a) = &node.annotations {

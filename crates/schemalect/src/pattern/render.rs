@@ -56,7 +56,7 @@ pub(crate) enum Style {
 /// Renders `ast` in `style`.
 pub(crate) fn render(ast: &Ast, style: Style) -> String {
     let mut out = String::new();
-    Renderer { style }.node(&mut out, &ast.root);
+    Renderer { style, skip: &[] }.node(&mut out, &ast.root);
     out
 }
 
@@ -64,9 +64,18 @@ pub(crate) fn render(ast: &Ast, style: Style) -> String {
 /// its edge anchors taken off, or `None` when the pattern has an anchor elsewhere, a path
 /// without its edge anchor, a word boundary or a Unicode property.
 pub(crate) fn grammar(ast: &Ast) -> Option<String> {
-    let inner = strip_edge(&strip_edge(&ast.root, Assertion::Start)?, Assertion::End)?;
+    // The edge anchors are found in place and skipped when rendering, rather than taken off a
+    // copy of the tree: a copy cost more than the rendering itself on every lowering.
+    let mut edges = Vec::new();
+    if !edge_anchors(&ast.root, Assertion::Start, &mut edges)
+        || !edge_anchors(&ast.root, Assertion::End, &mut edges)
+    {
+        return None;
+    }
+    let skipped = |n: &Node| edges.iter().any(|e| std::ptr::eq(*e, n));
     let mut blocked = false;
-    inner.walk(&mut |n| match n {
+    ast.root.walk(&mut |n| match n {
+        Node::Assertion(_) if skipped(n) => {}
         Node::Assertion(_) | Node::Property(_) => blocked = true,
         Node::Class(c) => {
             blocked |= c.items.iter().any(|i| matches!(i, ClassItem::Property(_)));
@@ -79,55 +88,53 @@ pub(crate) fn grammar(ast: &Ast) -> Option<String> {
     let mut out = String::from("^");
     let r = Renderer {
         style: Style::Grammar,
+        skip: &edges,
     };
-    if matches!(inner, Node::Alternation(_)) {
+    if matches!(ast.root, Node::Alternation(_)) {
         out.push('(');
-        r.node(&mut out, &inner);
+        r.node(&mut out, &ast.root);
         out.push(')');
     } else {
-        r.node(&mut out, &inner);
+        r.node(&mut out, &ast.root);
     }
     out.push('$');
     Some(out)
 }
 
-/// `n` without the `anchor` that begins (`^`) or ends (`$`) every way through it, or `None` when
-/// some way does not. Looks through groups, alternatives and the outer item of a sequence, not
-/// through repetitions (an anchor under `+` is not the same as one before it).
-fn strip_edge(n: &Node, anchor: Assertion) -> Option<Node> {
+/// Collects into `edges` the `anchor` nodes that begin (`^`) or end (`$`) every way through `n`,
+/// and says whether every way has one. Looks through groups, alternatives and the outer item of
+/// a sequence, not through repetitions (an anchor under `+` is not the same as one before it).
+fn edge_anchors<'a>(n: &'a Node, anchor: Assertion, edges: &mut Vec<&'a Node>) -> bool {
     match n {
-        Node::Assertion(a) if *a == anchor => Some(Node::Empty),
+        Node::Assertion(a) if *a == anchor => {
+            edges.push(n);
+            true
+        }
         Node::Concat(items) => {
-            let mut items = items.clone();
             let outer = match anchor {
-                Assertion::End => items.last_mut()?,
-                _ => items.first_mut()?,
+                Assertion::End => items.last(),
+                _ => items.first(),
             };
-            *outer = strip_edge(outer, anchor)?;
-            Some(Node::Concat(items))
+            outer.is_some_and(|outer| edge_anchors(outer, anchor, edges))
         }
-        Node::Group(g) => {
-            let mut g = g.clone();
-            g.node = strip_edge(&g.node, anchor)?;
-            Some(Node::Group(g))
-        }
+        Node::Group(g) => edge_anchors(&g.node, anchor, edges),
         Node::Alternation(alternatives) => alternatives
             .iter()
-            .map(|a| strip_edge(a, anchor))
-            .collect::<Option<Vec<_>>>()
-            .map(Node::Alternation),
-        _ => None,
+            .all(|a| edge_anchors(a, anchor, edges)),
+        _ => false,
     }
 }
 
-struct Renderer {
+struct Renderer<'a> {
     style: Style,
+    /// Nodes written as nothing: the edge anchors [`grammar`] moves outside.
+    skip: &'a [&'a Node],
 }
 
 /// The last code point, written raw so the portable text needs no `\u{..}`.
 const MAX_CHAR: char = char::MAX;
 
-impl Renderer {
+impl Renderer<'_> {
     fn portable(&self) -> bool {
         self.style != Style::Canonical
     }
@@ -148,6 +155,7 @@ impl Renderer {
     fn node(&self, out: &mut String, n: &Node) {
         match n {
             Node::Empty => {}
+            Node::Assertion(_) if self.skip.iter().any(|e| std::ptr::eq(*e, n)) => {}
             Node::Literal(c) => self.literal(out, *c, false),
             Node::Dot if self.portable() => {
                 self.set(out, true, LINE_TERMINATORS, &[]);
