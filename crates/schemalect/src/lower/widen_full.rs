@@ -477,7 +477,7 @@ mod tests {
     }
 
     #[test]
-    fn counts_merge_through_all_of_and_bound_a_reshaped_map() {
+    fn counts_merge_through_all_of_and_unions_and_bound_a_reshaped_map() {
         let options = LowerOptions::default();
         let s = full(json!({
             "type": "object",
@@ -492,6 +492,27 @@ mod tests {
             (&json!(2), &json!(2))
         );
         assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+        // Beside a union, the counts go into each branch (responseSchema allows nothing beside
+        // `anyOf`), never silently away.
+        let s = full(json!({
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}, "c": {"type": "string"}},
+                 "required": ["a"], "additionalProperties": false},
+                {"type": "object", "properties": {"b": {"type": "string"}, "c": {"type": "string"}},
+                 "required": ["b"], "additionalProperties": false}
+            ],
+            "maxProperties": 1
+        }));
+        let l = s.lower(Target::Gemini, &options);
+        assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+        let branches = l.wire()["generationConfig"]["responseSchema"]["anyOf"].clone();
+        assert_eq!(
+            branches
+                .as_array()
+                .map(|b| b.iter().filter(|b| b["maxProperties"] == json!(1)).count()),
+            Some(2),
+            "{branches}"
+        );
         // A map has no OBJECT form; reshaped to entries, its counts bound the list.
         let map = json!({
             "type": "object",
