@@ -10,10 +10,10 @@
 //!   rule). A probe that falls back to a weaker mode fails the test, so no check is vacuous.
 
 use pretty_assertions::StrComparison;
-use schemalect::dialect::capabilities;
 use schemalect::dialect::caps::{Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
+use schemalect::dialect::{capabilities, full_rows};
 use schemalect::keywords::{self, Role};
-use schemalect::{LowerOptions, Lowering, Mode, Schema, Target};
+use schemalect::{LowerOptions, Lowering, Mode, ParseOptions, Schema, Subset, Target};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::fs;
@@ -792,6 +792,108 @@ fn capability_rows_match_what_the_lowerings_do() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// The keywords only the `full` subset has that some target's dialect has a row for
+/// (`dialect::full_rows`).
+const FULL_ROW_KEYWORDS: [&str; 2] = ["minProperties", "maxProperties"];
+
+/// Checks what `target` does with the `full`-only `keyword` against its row (or, without one,
+/// against the widening's drop): a probe of one closed object with one declared property
+/// and the keyword at 1, lowered from the `full` subset.
+fn check_full_row(target: Target, keyword: &str, support: Option<Support>) -> Result<(), String> {
+    let mut sub = probe("properties");
+    sub[keyword] = json!(1);
+    let source = wrap(sub);
+    let what = format!("[{target}] `{keyword}` (full) probe {source}");
+    let schema = Schema::parse_with(&source, &ParseOptions::default().with_subset(Subset::Full))
+        .map_err(|e| format!("{what}: not in the full subset: {e}"))?;
+    let lowering = schema.lower(target, &options(target));
+    if lowering.mode() > Mode::Widened {
+        return Err(format!(
+            "{what}: the probe falls back to {}",
+            lowering.mode()
+        ));
+    }
+    let field = field_pointer(capabilities(target).field);
+    let node = lowering
+        .wire()
+        .pointer(&format!("{field}/properties/p"))
+        .cloned()
+        .ok_or_else(|| format!("{what}: no `properties/p` in {}", lowering.wire()))?;
+    let p = Probed {
+        what,
+        lowering,
+        node,
+    };
+    let sent = p.node.get(keyword) == Some(&json!(1));
+    let lost = p.loss_names(keyword);
+    let (want_sent, want_lost) = match support {
+        Some(Support::Kept) => (true, false),
+        Some(Support::Hint(_)) => (true, true),
+        None | Some(Support::Dropped(_)) => (false, true),
+        Some(other) => {
+            return Err(p.fail(&format!(
+                "a `full` row may only keep, hint or drop: {other:?}"
+            )))
+        }
+    };
+    if (sent, lost) != (want_sent, want_lost) {
+        return Err(p.fail(&format!(
+            "the row ({support:?}) says sent: {want_sent}, a loss: {want_lost}; the lowering: sent: {sent}, a loss: {lost}"
+        )));
+    }
+    Ok(())
+}
+
+#[test]
+fn full_rows_match_what_the_lowerings_do_and_targets_md_names_them() {
+    let page = fs::read_to_string(support::workspace_root().join("docs").join("targets.md"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let section = page
+        .split("## Keywords of the `full` subset")
+        .nth(1)
+        .unwrap_or_else(|| panic!("docs/targets.md has no section on the `full` subset"));
+    let mut failures = Vec::new();
+    for t in Target::ALL {
+        for r in full_rows(t) {
+            assert!(
+                FULL_ROW_KEYWORDS.contains(&r.keyword)
+                    && !keywords::SUBSET.iter().any(|k| k.name == r.keyword),
+                "{t}: a `full` row for `{}`, which the probe does not cover",
+                r.keyword
+            );
+            assert!(
+                r.source.contains("https://"),
+                "{t}: `{}` has no source link",
+                r.keyword
+            );
+            // The hand-written table names each target that has a row, on the keyword's line.
+            let named = section
+                .lines()
+                .filter(|l| l.contains(&format!("`{}`", r.keyword)))
+                .any(|l| l.contains(&format!("`{t}`")));
+            assert!(
+                named,
+                "docs/targets.md, `full` section: the `{}` line does not name `{t}`",
+                r.keyword
+            );
+        }
+        for k in FULL_ROW_KEYWORDS {
+            let support = full_rows(t)
+                .iter()
+                .find(|r| r.keyword == k)
+                .map(|r| r.support);
+            if let Err(e) = check_full_row(t, k, support) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // The check can fail: a row that says kept where the keyword is dropped, and the reverse.
+    assert!(check_full_row(Target::OpenAi, "minProperties", Some(Support::Kept)).is_err());
+    assert!(check_full_row(Target::Gemini, "maxProperties", Some(Support::Dropped(""))).is_err());
+    assert!(check_full_row(Target::GeminiJson, "minProperties", Some(Support::Kept)).is_err());
 }
 
 #[test]

@@ -303,6 +303,22 @@ fn oracle_gemini_response_schema() {
         gc(json!({"type": "ARRAY", "items": {"type": "INTEGER", "minimum": 0}, "maxItems": 2})),
     );
     assert!(l.accepts(&json!([0, 1])) && !l.accepts(&json!([-1])) && !l.accepts(&json!([1, 2, 3])));
+    // `minProperties`/`maxProperties` (proto fields, issue 17): enforced on both hosts when
+    // the wire carries them, on objects only, and nothing is assumed when it does not.
+    let object = json!({"type": "OBJECT", "nullable": true,
+        "properties": {"a": {"type": "STRING"}, "b": {"type": "STRING"}, "c": {"type": "STRING"}}});
+    let mut counted = object.clone();
+    counted["minProperties"] = json!(1);
+    counted["maxProperties"] = json!(2);
+    for t in [Target::Gemini, Target::VertexGemini] {
+        assert!(oracle::provider_problems(t, &gc(counted.clone())).is_empty());
+        let l = lang(t, gc(counted.clone()));
+        assert!(l.accepts(&json!({"a": "x"})) && l.accepts(&json!({"a": "x", "c": "z"})));
+        assert!(l.accepts(&json!(null)), "{t}: counts speak of objects only");
+        assert!(!l.accepts(&json!({})) && !l.accepts(&json!({"a": "x", "b": "y", "c": "z"})));
+        let l = lang(t, gc(object.clone()));
+        assert!(l.accepts(&json!({})) && l.accepts(&json!({"a": "x", "b": "y", "c": "z"})));
+    }
 }
 
 #[test]

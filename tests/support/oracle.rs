@@ -313,6 +313,9 @@ pub fn close_objects(s: &Value, empty_is_object: bool) -> Value {
 /// Gemini `responseSchema` (OpenAPI-subset `Schema`) as a JSON Schema: `type` lowercased,
 /// `nullable` adds `null`, the enforced keywords kept, every OBJECT closed (the decoder only
 /// emits declared keys). An OBJECT without properties is a provider error (HTTP 400).
+/// `minProperties`/`maxProperties` are proto fields of OBJECT (providers.md §3.2, GG1 on the
+/// Gemini API, GG4 on Vertex): enforced exactly when the wire carries them, as JSON Schema
+/// reads them (on objects only), and never assumed when it does not.
 ///
 /// Differs from the harness: a `type` that is not one of the proto's values is an error, and
 /// `TYPE_UNSPECIFIED` is treated like a missing type (which [`provider_problems`] reports).

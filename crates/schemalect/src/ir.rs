@@ -407,6 +407,7 @@ static EMPTY_NODE: Node = Node {
     not: None,
     reference: None,
     annotations: None,
+    property_counts: None,
 };
 
 /// One schema object of the source.
@@ -442,6 +443,12 @@ pub struct Node {
     pub reference: Option<NodeId>,
     /// `title`, `description`, `default`, `examples`, `format`, `$schema`, `$id`.
     pub annotations: Option<Arc<Annotations>>,
+    /// `minProperties`, `maxProperties`: set only where a `full` schema is lowered for a
+    /// target whose dialect sends them (see [`crate::dialect::full_rows`]); the other subsets
+    /// refuse both keywords and `full` itself keeps them in [`FullRules`]. The validator does
+    /// not read it: answers are held to the source schema, never to a lowering's rewrite.
+    /// Behind a pointer, one word, so that the nodes of every other schema stay small.
+    pub property_counts: Option<Arc<PropertyCounts>>,
 }
 
 impl Node {
@@ -525,11 +532,16 @@ impl Node {
         let array = self.array.as_deref().map_or(0, |a| {
             1 + some(a.min_items.is_some()) + some(a.max_items.is_some()) + some(a.unique_items)
         });
+        let counts = self
+            .property_counts
+            .as_deref()
+            .map_or(0, |c| some(c.min.is_some()) + some(c.max.is_some()));
         1 + annotations
             + some(self.enumeration.is_some() || self.constant.is_some())
             + string
             + number
             + array
+            + counts
             + self.object.as_ref().map_or(0, |_| 3)
             + some(self.has_union())
             + some(!self.all_of.is_empty())
@@ -775,6 +787,17 @@ impl ObjectRules {
     pub fn is_required(&self, name: &str) -> bool {
         self.required.iter().any(|r| &**r == name)
     }
+}
+
+/// `minProperties` and `maxProperties` of a node, as a lowering carries them (see
+/// [`Node::property_counts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PropertyCounts {
+    /// `minProperties`.
+    pub min: Option<u64>,
+    /// `maxProperties`.
+    pub max: Option<u64>,
 }
 
 /// An order-preserving property map with logarithmic lookup.

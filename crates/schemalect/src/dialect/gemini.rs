@@ -21,9 +21,12 @@ mod json_schema;
 mod openapi;
 
 pub use interactions::CAPABILITIES as INTERACTIONS_CAPABILITIES;
+pub use interactions::FULL_ROWS as INTERACTIONS_FULL_ROWS;
 pub use json_schema::CAPABILITIES as JSON_CAPABILITIES;
+pub use json_schema::FULL_ROWS as JSON_FULL_ROWS;
 pub use openapi::CAPABILITIES as OPENAPI_CAPABILITIES;
 pub use openapi::VERTEX_CAPABILITIES;
+pub use openapi::{FULL_ROWS as OPENAPI_FULL_ROWS, VERTEX_FULL_ROWS};
 
 pub(crate) use interactions::lower as lower_interactions;
 pub(crate) use json_schema::lower as lower_json;

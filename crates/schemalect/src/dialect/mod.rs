@@ -94,6 +94,34 @@ pub fn capabilities(target: Target) -> &'static Capabilities {
     }
 }
 
+/// The rows of a target's dialect for keywords only the `full` subset has (today Gemini's
+/// `minProperties` and `maxProperties`), each with its source. The widening of `full` schemas
+/// (`lower::widen_full`) keeps a keyword on the nodes it lowers where the row is
+/// [`Support::Kept`](caps::Support::Kept), for the dialect lowering to send, and drops it
+/// everywhere else, a loss (with the row's reason where the row says
+/// [`Support::Dropped`](caps::Support::Dropped)): a target without rows drops every such
+/// keyword. `docs/targets.md` lists them under "Keywords of the `full` subset", and
+/// `tests/targets_doc.rs` checks each row against the lowerings.
+pub fn full_rows(target: Target) -> &'static [caps::Row] {
+    match target {
+        Target::Gemini => &gemini::OPENAPI_FULL_ROWS,
+        Target::VertexGemini => &gemini::VERTEX_FULL_ROWS,
+        Target::GeminiJson => &gemini::JSON_FULL_ROWS,
+        Target::GeminiInteractions => &gemini::INTERACTIONS_FULL_ROWS,
+        Target::OpenAi
+        | Target::Groq
+        | Target::Mistral
+        | Target::OpenRouter
+        | Target::Ollama
+        | Target::Claude
+        | Target::ClaudeNative
+        | Target::OpenAiResponses
+        | Target::BedrockClaude
+        | Target::OllamaMlx
+        | Target::LlamaServer => &[],
+    }
+}
+
 /// The reshapings a target's dialect needs to reach its strict mode (reshaping profile).
 pub(crate) fn reshape_needs(target: Target) -> Needs {
     match target {

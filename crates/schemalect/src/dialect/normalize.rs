@@ -15,7 +15,7 @@
 
 use crate::ir::{
     Additional, ArrayRules, Bound, Enumeration, Node, NodeId, NumberRules, ObjectRules, Properties,
-    Schema, StringRules,
+    PropertyCounts, Schema, StringRules,
 };
 use crate::lower::Loss;
 use crate::pointer::Pointer;
@@ -79,6 +79,7 @@ pub(crate) fn has_assertions_besides_unions(n: &Node) -> bool {
         || n.number.is_some()
         || n.array.is_some()
         || n.object.is_some()
+        || n.property_counts.is_some()
         || n.not.is_some()
         || !n.all_of.is_empty()
 }
@@ -216,6 +217,13 @@ impl Merger {
         };
         n.object = match (&a.object, &b.object) {
             (Some(x), Some(y)) => Some(Arc::new(self.objects(x, y, &b.pointer)?)),
+            (x, y) => x.clone().or_else(|| y.clone()),
+        };
+        n.property_counts = match (&a.property_counts, &b.property_counts) {
+            (Some(x), Some(y)) => Some(Arc::new(PropertyCounts {
+                min: max_opt(x.min, y.min),
+                max: min_opt(x.max, y.max),
+            })),
             (x, y) => x.clone().or_else(|| y.clone()),
         };
         n.all_of = a.all_of.iter().chain(b.all_of.iter()).copied().collect();

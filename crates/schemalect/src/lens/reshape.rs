@@ -417,11 +417,17 @@ impl Reshaper<'_> {
         if types.contains(JsonType::Null) {
             t = t.with(JsonType::Null);
         }
+        // Each member is one entry, so the map's member counts (`minProperties`/`maxProperties`,
+        // carried only for the dialects that send them) bound the list exactly; a key written
+        // twice is refused when the answer is read (the loss above).
+        let counts = src.property_counts.as_deref();
         let list = self.push(Node {
             pointer: src.pointer.clone(),
             types: Some(t),
             array: Some(Arc::new(ArrayRules {
                 items: Some(entry),
+                min_items: counts.and_then(|c| c.min),
+                max_items: counts.and_then(|c| c.max),
                 ..ArrayRules::default()
             })),
             annotations: src.annotations.clone(),

@@ -688,7 +688,7 @@ impl Schema {
     }
 
     fn lower_within_budget(&self, target: Target, options: &LowerOptions) -> Lowering {
-        if let Some((widened, mut losses)) = widen_full::widen(self) {
+        if let Some((widened, mut losses)) = widen_full::widen(self, target) {
             // `full`: lowered as its widening to the keywords the dialects know; answers are
             // still held to the `full` schema itself.
             let mut lowering = widened.lower(target, options);

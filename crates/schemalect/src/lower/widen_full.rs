@@ -16,15 +16,59 @@
 //!
 //! The dialect lowerings then keep their own widening contract on the result, and answers are
 //! still validated against the `full` schema itself.
+//!
+//! The one exception is a keyword the target's dialect sends itself, by a row of its
+//! [`full_rows`](crate::dialect::full_rows) (Gemini's `minProperties`/`maxProperties`): it is
+//! kept on the widened node ([`Node::property_counts`]) instead of dropped, and the dialect
+//! lowering decides and lists what becomes of it. Such a node does not count as changed.
 
-use crate::ir::{Additional, Draft, FullRules, Node, NodeId, ObjectRules, Schema, Subset};
-use crate::lower::Loss;
+use crate::dialect::caps::{Row, Support};
+use crate::ir::{
+    Additional, Draft, FullRules, Node, NodeId, ObjectRules, PropertyCounts, Schema, Subset,
+};
+use crate::lower::{Loss, Target};
 use crate::value::JsonType;
 use std::sync::Arc;
 
-/// The rewrite, or `None` for a schema outside the `full` subset.
-pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
+/// What the target's dialect does with the `full`-only keywords it has rows for.
+struct Sends {
+    rows: &'static [Row],
+    min_properties: bool,
+    max_properties: bool,
+}
+
+impl Sends {
+    fn of(target: Target) -> Sends {
+        let rows = crate::dialect::full_rows(target);
+        let sends = |keyword: &str| {
+            rows.iter()
+                .any(|r| r.keyword == keyword && r.support == Support::Kept)
+        };
+        Sends {
+            rows,
+            min_properties: sends("minProperties"),
+            max_properties: sends("maxProperties"),
+        }
+    }
+
+    /// Why `keyword` is dropped: the target's row when it has one, else the common reason.
+    fn dropped(&self, keyword: &str) -> &'static str {
+        self.rows
+            .iter()
+            .find_map(|r| match r.support {
+                Support::Dropped(why) if r.keyword == keyword => Some(why),
+                _ => None,
+            })
+            .unwrap_or(DROPPED)
+    }
+}
+
+const DROPPED: &str = "not enforced: dropped (the target dialects do not carry it)";
+
+/// The rewrite for `target`, or `None` for a schema outside the `full` subset.
+pub(crate) fn widen(schema: &Schema, target: Target) -> Option<(Schema, Vec<Loss>)> {
     let full = schema.full_ir()?;
+    let sends = Sends::of(target);
     let mut nodes: Vec<Node> = schema.nodes().map(|(_, n)| n.clone()).collect();
     let mut losses = Vec::new();
     let n = nodes.len();
@@ -47,7 +91,7 @@ pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
         .map(|(i, node)| {
             schema
                 .full_rules(NodeId(i as u32))
-                .is_some_and(asserts_something)
+                .is_some_and(|r| asserts_something(r, &sends))
                 || draft4_integer(i, node)
         })
         .collect();
@@ -75,7 +119,7 @@ pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
     for (i, node) in nodes.iter_mut().enumerate() {
         let id = NodeId(i as u32);
         if let Some(rules) = schema.full_rules(id) {
-            drop_rules(node, rules, &mut losses);
+            drop_rules(node, rules, &sends, &mut losses);
         }
         if draft4_integer(i, node) {
             losses.push(Loss::new(
@@ -119,13 +163,14 @@ pub(crate) fn widen(schema: &Schema) -> Option<(Schema, Vec<Loss>)> {
     ))
 }
 
-/// True when the node's `full`-only keywords assert anything (`$dynamicAnchor` alone does not).
-fn asserts_something(r: &FullRules) -> bool {
+/// True when the node's `full`-only keywords that the target does not send assert anything
+/// (`$dynamicAnchor` alone does not).
+fn asserts_something(r: &FullRules, sends: &Sends) -> bool {
     r.never
         || !r.pattern_properties.is_empty()
         || r.property_names.is_some()
-        || r.min_properties.is_some()
-        || r.max_properties.is_some()
+        || (r.min_properties.is_some() && !sends.min_properties)
+        || (r.max_properties.is_some() && !sends.max_properties)
         || !r.dependent_required.is_empty()
         || !r.dependent_schemas.is_empty()
         || r.if_.is_some()
@@ -142,7 +187,15 @@ fn asserts_something(r: &FullRules) -> bool {
 
 /// Drops the `full`-only keywords of one node (they are not in its groups: dropping is not
 /// writing them), listing each, and opens the object where dropping patterns would close it.
-fn drop_rules(node: &mut Node, r: &FullRules, losses: &mut Vec<Loss>) {
+/// The keywords the target sends are written into the node instead.
+fn drop_rules(node: &mut Node, r: &FullRules, sends: &Sends, losses: &mut Vec<Loss>) {
+    let counts = PropertyCounts {
+        min: r.min_properties.filter(|_| sends.min_properties),
+        max: r.max_properties.filter(|_| sends.max_properties),
+    };
+    if counts != PropertyCounts::default() {
+        node.property_counts = Some(Arc::new(counts));
+    }
     let at = node.pointer.clone();
     let mut lost = |keyword: &'static str, reason: &'static str| {
         losses.push(Loss::new(&at, keyword, reason));
@@ -174,8 +227,14 @@ fn drop_rules(node: &mut Node, r: &FullRules, losses: &mut Vec<Loss>) {
     }
     for (present, keyword) in [
         (r.property_names.is_some(), "propertyNames"),
-        (r.min_properties.is_some(), "minProperties"),
-        (r.max_properties.is_some(), "maxProperties"),
+        (
+            r.min_properties.is_some() && !sends.min_properties,
+            "minProperties",
+        ),
+        (
+            r.max_properties.is_some() && !sends.max_properties,
+            "maxProperties",
+        ),
         (!r.dependent_required.is_empty(), "dependentRequired"),
         (!r.dependent_schemas.is_empty(), "dependentSchemas"),
         (r.contains.is_some(), "contains"),
@@ -187,10 +246,7 @@ fn drop_rules(node: &mut Node, r: &FullRules, losses: &mut Vec<Loss>) {
         (r.format_assertion.is_some(), "format"),
     ] {
         if present {
-            lost(
-                keyword,
-                "not enforced: dropped (the target dialects do not carry it)",
-            );
+            lost(keyword, sends.dropped(keyword));
         }
     }
     if r.if_.is_some() || r.then_.is_some() || r.else_.is_some() {
@@ -219,7 +275,7 @@ mod tests {
             "patternProperties": {"^x-": {"type": "integer"}},
             "additionalProperties": false
         }));
-        let (w, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let (w, losses) = super::widen(&s, Target::OpenAi).unwrap_or_else(|| panic!("full"));
         let keywords: Vec<&str> = losses.iter().map(|l| &*l.keyword).collect();
         assert_eq!(keywords, ["patternProperties", "additionalProperties"]);
         // The widened schema accepts what the source accepts, and more.
@@ -252,7 +308,7 @@ mod tests {
             },
             "required": ["v"]
         }));
-        let (_, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let (_, losses) = super::widen(&s, Target::OpenAi).unwrap_or_else(|| panic!("full"));
         let at: Vec<(String, &str)> = losses
             .iter()
             .map(|l| (l.pointer.to_string(), &*l.keyword))
@@ -288,7 +344,7 @@ mod tests {
         // Later drafts count `1.0` as an integer: nothing lost.
         let s =
             full(json!({"$schema": "http://json-schema.org/draft-06/schema#", "type": "integer"}));
-        let (_, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let (_, losses) = super::widen(&s, Target::OpenAi).unwrap_or_else(|| panic!("full"));
         assert!(losses.is_empty(), "{losses:?}");
     }
 
@@ -298,7 +354,7 @@ mod tests {
             "not": {"minProperties": 1},
             "oneOf": [{"type": "object", "minProperties": 2}, {"type": "object"}]
         }));
-        let (w, losses) = super::widen(&s).unwrap_or_else(|| panic!("full"));
+        let (w, losses) = super::widen(&s, Target::OpenAi).unwrap_or_else(|| panic!("full"));
         let keywords: Vec<&str> = losses.iter().map(|l| &*l.keyword).collect();
         assert!(
             keywords.contains(&"not") && keywords.contains(&"oneOf"),
@@ -307,5 +363,186 @@ mod tests {
         assert!(s.is_valid(&json!({})));
         assert!(w.is_valid(&json!({})));
         assert!(w.is_valid(&json!({"a": 1, "b": 2})));
+    }
+
+    /// True when the wire names any of `keywords`.
+    fn mentions(wire: &serde_json::Value, keywords: &[&str]) -> bool {
+        let text = wire.to_string();
+        keywords.iter().any(|k| text.contains(&format!("\"{k}\"")))
+    }
+
+    /// The keywords and reasons of a lowering's losses at the root.
+    fn root_losses(l: &crate::Lowering) -> Vec<(&str, &str)> {
+        l.losses()
+            .iter()
+            .filter(|x| x.pointer == crate::Pointer::root())
+            .map(|x| (&*x.keyword, &*x.reason))
+            .collect()
+    }
+
+    #[test]
+    fn gemini_schema_routes_keep_property_counts_and_the_others_drop_them() {
+        let s = full(json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": ["integer", "null"]}},
+            "required": ["a", "b"],
+            "additionalProperties": false,
+            "minProperties": 1,
+            "maxProperties": 2
+        }));
+        let options = LowerOptions::default();
+        for t in [Target::Gemini, Target::VertexGemini] {
+            let l = s.lower(t, &options);
+            assert_eq!(l.mode(), crate::Mode::Exact, "{t}: {:?}", l.losses());
+            let sent = &l.wire()["generationConfig"]["responseSchema"];
+            assert_eq!(sent["minProperties"], json!(1), "{t}");
+            assert_eq!(sent["maxProperties"], json!(2), "{t}");
+        }
+        // Not sent on `responseJsonSchema` nor on the Interactions API, each with its row's
+        // reason.
+        for (t, why) in [
+            (Target::GeminiJson, "grammar engines refuse it"),
+            (Target::GeminiInteractions, "untested on this route"),
+        ] {
+            let l = s.lower(t, &options);
+            assert!(
+                !mentions(l.wire(), &["minProperties", "maxProperties"]),
+                "{t}: {}",
+                l.wire()
+            );
+            let at: Vec<(&str, &str)> = root_losses(&l)
+                .into_iter()
+                .filter(|(k, _)| k.ends_with("Properties"))
+                .collect();
+            assert_eq!(at.len(), 2, "{t}: {at:?}");
+            assert!(
+                at.iter().all(|(_, reason)| reason.contains(why)),
+                "{t}: {at:?}"
+            );
+        }
+        // Every other target drops them as before.
+        for t in Target::ALL {
+            if crate::dialect::full_rows(t).is_empty() {
+                let l = s.lower(t, &options);
+                if l.mode() >= crate::Mode::Json {
+                    // A fallback lists its blockers only (Groq without strict mode).
+                    assert_eq!(t, Target::Groq);
+                    continue;
+                }
+                assert!(
+                    !mentions(l.wire(), &["minProperties", "maxProperties"]),
+                    "{t}: {}",
+                    l.wire()
+                );
+                let at = root_losses(&l);
+                assert!(
+                    at.contains(&("minProperties", super::DROPPED))
+                        && at.contains(&("maxProperties", super::DROPPED)),
+                    "{t}: {at:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn gemini_property_counts_that_no_answer_can_meet() {
+        let options = LowerOptions::default();
+        let sent = |v: serde_json::Value| {
+            let l = full(v).lower(Target::Gemini, &options);
+            (l.wire()["generationConfig"]["responseSchema"].clone(), l)
+        };
+        // More members required than declared: the OBJECT emits declared keys only.
+        let (wire, l) = sent(json!({
+            "type": "object", "properties": {"a": {"type": "string"}}, "minProperties": 2
+        }));
+        assert!(wire.get("minProperties").is_none(), "{wire}");
+        assert_eq!(root_losses(&l).first().map(|x| x.0), Some("minProperties"));
+        // A lower count above the upper one: the branch admits nothing and is left out.
+        let (wire, l) = sent(json!({
+            "type": "object",
+            "properties": {
+                "p": {"type": ["string", "object"], "properties": {"q": {"type": "string"}},
+                      "minProperties": 2, "maxProperties": 1}
+            }
+        }));
+        assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+        assert_eq!(wire["properties"]["p"]["type"], json!("STRING"), "{wire}");
+        // Past the proto's int64.
+        let (wire, l) = sent(json!({
+            "type": "object", "properties": {"a": {"type": "string"}},
+            "maxProperties": 18446744073709551615u64
+        }));
+        assert!(wire.get("maxProperties").is_none(), "{wire}");
+        assert_eq!(root_losses(&l).first().map(|x| x.0), Some("maxProperties"));
+    }
+
+    #[test]
+    fn counts_merge_through_all_of_and_unions_and_bound_a_reshaped_map() {
+        let options = LowerOptions::default();
+        let s = full(json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}},
+            "allOf": [{"minProperties": 1, "maxProperties": 3}, {"minProperties": 2}],
+            "maxProperties": 2
+        }));
+        let l = s.lower(Target::Gemini, &options);
+        let sent = &l.wire()["generationConfig"]["responseSchema"];
+        assert_eq!(
+            (&sent["minProperties"], &sent["maxProperties"]),
+            (&json!(2), &json!(2))
+        );
+        assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+        // Beside a union, the counts go into each branch (responseSchema allows nothing beside
+        // `anyOf`), never silently away.
+        let s = full(json!({
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}, "c": {"type": "string"}},
+                 "required": ["a"], "additionalProperties": false},
+                {"type": "object", "properties": {"b": {"type": "string"}, "c": {"type": "string"}},
+                 "required": ["b"], "additionalProperties": false}
+            ],
+            "maxProperties": 1
+        }));
+        let l = s.lower(Target::Gemini, &options);
+        assert_eq!(l.mode(), crate::Mode::Exact, "{:?}", l.losses());
+        let branches = l.wire()["generationConfig"]["responseSchema"]["anyOf"].clone();
+        assert_eq!(
+            branches
+                .as_array()
+                .map(|b| b.iter().filter(|b| b["maxProperties"] == json!(1)).count()),
+            Some(2),
+            "{branches}"
+        );
+        // A map has no OBJECT form; reshaped to entries, its counts bound the list.
+        let map = json!({
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "minProperties": 1,
+            "maxProperties": 3
+        });
+        let s = full(map);
+        let reshaping = options.clone().with_profile(crate::Profile::Reshaping);
+        let l = s.lower(Target::Gemini, &reshaping);
+        assert!(l.mode() <= crate::Mode::Widened, "{:?}", l.losses());
+        let sent = &l.wire()["generationConfig"]["responseSchema"];
+        assert_eq!(sent["type"], json!("ARRAY"), "{sent}");
+        assert_eq!(
+            (&sent["minItems"], &sent["maxItems"]),
+            (&json!(1), &json!(3)),
+            "{sent}"
+        );
+        let x = json!({"k": 1, "l": 2});
+        let wire_value = l.encode(&x).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(wire_value.as_array().map(Vec::len), Some(2));
+        assert_eq!(l.accept(&wire_value).ok(), Some(x));
+        // Too many entries, or none, still fail the source once read back.
+        assert!(l.accept(&json!([])).is_err());
+        // Elsewhere the counts are gone before the reshaping, as they were.
+        let l = s.lower(Target::OpenAi, &reshaping);
+        assert!(
+            !mentions(l.wire(), &["minItems", "maxItems"]),
+            "{}",
+            l.wire()
+        );
     }
 }

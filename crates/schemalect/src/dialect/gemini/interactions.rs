@@ -13,7 +13,7 @@
 //! When the schema cannot be sent, nothing is: whether an entry without `schema` is accepted
 //! is undocumented, so the fallback is prompt mode, not a bare JSON mime type.
 
-use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Support, ValueKinds};
+use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Row, Support, ValueKinds};
 use crate::dialect::emit::{Closure, JsonDialect, Types};
 use crate::dialect::Outcome;
 use crate::ir::Schema;
@@ -68,6 +68,14 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("$id", Support::Dropped(ANNOTATION), WIRE),
     ],
 };
+
+/// The rows of `response_format.schema` for keywords only the `full` subset has (see
+/// [`crate::dialect::full_rows`]): the counts were not probed, and their sibling constraints
+/// were refused, so neither is sent.
+pub static FULL_ROWS: [Row; 2] = [
+    row("minProperties", Support::Dropped(SIBLING), PROBE),
+    row("maxProperties", Support::Dropped(SIBLING), PROBE),
+];
 
 const DIALECT: JsonDialect = JsonDialect {
     caps: Some(&CAPABILITIES),

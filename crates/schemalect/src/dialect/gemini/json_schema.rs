@@ -9,7 +9,7 @@
 //! because how the server reads a typeless node is undocumented.
 
 use super::{emit_json_schema, json_only, native};
-use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Support, ValueKinds};
+use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Row, Support, ValueKinds};
 use crate::dialect::emit::{Closure, JsonDialect, Types};
 use crate::dialect::Outcome;
 use crate::ir::Schema;
@@ -58,6 +58,28 @@ pub static CAPABILITIES: Capabilities = Capabilities {
         row("$id", Support::Kept, GG2),
     ],
 };
+
+/// The rows of `responseJsonSchema` for keywords only the `full` subset has (see
+/// [`crate::dialect::full_rows`]). The counts are not on the supported list, and unlike the
+/// unlisted keywords this table sends as hints, a grammar engine may refuse them outright:
+/// llguidance, in the strict mode a server that enforces what it accepts would run, refuses
+/// them on any object with an optional property. Whether the server takes them is unsure, so
+/// they are not sent.
+pub static FULL_ROWS: [Row; 2] = [
+    row(
+        "minProperties",
+        Support::Dropped(UNLISTED_COUNT),
+        UNLISTED_COUNT_SOURCE,
+    ),
+    row(
+        "maxProperties",
+        Support::Dropped(UNLISTED_COUNT),
+        UNLISTED_COUNT_SOURCE,
+    ),
+];
+
+const UNLISTED_COUNT: &str = "not sent: not in the `responseJsonSchema` list of supported keywords, and grammar engines refuse it on objects with optional properties (llguidance: \"min/maxProperties only supported when all keys listed in properties are required\"), so whether the server accepts it is unsure";
+const UNLISTED_COUNT_SOURCE: &str = "https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/generative_service.proto `GenerationConfig.response_json_schema` (providers.md GG2, §3.3); llguidance's JSON Schema support: https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md (its coverage of `min/maxProperties` over MaskBench: 90 %, providers-2026-12.md §2.1)";
 
 const DIALECT: JsonDialect = JsonDialect {
     caps: Some(&CAPABILITIES),

@@ -133,6 +133,27 @@ static VERTEX_ROWS: [Row; 30] = rows(row(
 
 const VERTEX_ADDITIONAL: &str = "Vertex's `Schema` has `additionalProperties` (providers.md GG4: https://github.com/googleapis/googleapis/blob/f8291d2b/google/cloud/aiplatform/v1/openapi.proto ; accepted live where the Gemini API refuses it: https://github.com/agentgateway/agentgateway/pull/3590 , providers-2026-12.md §3.3); not sent, because its decoding of an open object is undocumented and closing to the declared properties is exact on the declared fragment";
 
+/// `Schema.min_properties`/`max_properties` of the Gemini API proto, as providers.md records it
+/// (GG1, §3.2) and the published v1beta client types show it.
+const GG1_COUNTS: &str = "`Schema` has `minProperties`/`maxProperties` (int64, \"for Type.OBJECT\"): https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto (providers.md GG1, §3.2); https://docs.cloud.google.com/nodejs/docs/reference/generativelanguage/latest/generativelanguage/protos.google.ai.generativelanguage.v1beta.ischema";
+/// The same fields in Vertex's `Schema` (GG4).
+const GG4_COUNTS: &str = "Vertex's `Schema` has `min_properties`/`max_properties` (int64, \"Minimum/Maximum number of the properties for Type.OBJECT\"): https://github.com/googleapis/googleapis/blob/3597f7db2191c00b100400991ef96e52d62f5841/google/cloud/aiplatform/v1/openapi.proto (providers.md GG4); https://pub.dev/documentation/googleapis/latest/aiplatform_v1/GoogleCloudAiplatformV1Schema/minProperties.html";
+
+/// The rows of `responseSchema` for keywords only the `full` subset has (see
+/// [`crate::dialect::full_rows`]): both counts are proto fields, sent as they are on the OBJECT
+/// branch. The decoder emits only declared keys, so a `minProperties` above the number of
+/// declared properties sent is not sent (no answer could meet it there), a loss.
+pub static FULL_ROWS: [Row; 2] = [
+    row("minProperties", Support::Kept, GG1_COUNTS),
+    row("maxProperties", Support::Kept, GG1_COUNTS),
+];
+
+/// [`FULL_ROWS`] on Vertex AI.
+pub static VERTEX_FULL_ROWS: [Row; 2] = [
+    row("minProperties", Support::Kept, GG4_COUNTS),
+    row("maxProperties", Support::Kept, GG4_COUNTS),
+];
+
 /// The request field.
 const FIELD: &str = "responseSchema";
 
@@ -780,6 +801,16 @@ impl Lowerer<'_> {
     }
 
     fn object(&mut self, id: NodeId, node: &Node, depth: usize) -> Result<Out, Degrade> {
+        // `minProperties`/`maxProperties`, carried only for this dialect (`FULL_ROWS`).
+        let counts = node.property_counts.as_deref();
+        let (min, max) = (counts.and_then(|c| c.min), counts.and_then(|c| c.max));
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                // No object has that many members and that few: the OBJECT branch admits
+                // nothing, and leaving it out is exact.
+                return Ok(Out::Nothing);
+            }
+        }
         // Blocked, but its properties are still walked so that their blockers are named in
         // the same round (issue 19).
         let unsafe_to_close = (self.unsafe_to_close.get(id.index()) == Some(&true)
@@ -842,11 +873,29 @@ impl Lowerer<'_> {
                 self.loss(node, "required", "names a property that `properties` does not declare; not sent (the provider closes objects to their declared properties)");
             }
         }
+        let sent = properties.len() as u64;
         let mut m = typed(JsonType::Object, node);
         m.insert("properties".into(), Value::Object(properties));
         m.insert("propertyOrdering".into(), Value::Array(ordering));
         if !required.is_empty() {
             m.insert("required".into(), Value::Array(required));
+        }
+        for (keyword, n) in [("minProperties", min), ("maxProperties", max)] {
+            let Some(n) = n else { continue };
+            if keyword == "minProperties" && n > sent {
+                self.loss(node, keyword, "more than the properties the OBJECT declares, and the decoder emits only those, so no answer could meet it; not sent");
+                continue;
+            }
+            match int64(n) {
+                Some(v) => {
+                    m.insert(keyword.into(), v);
+                }
+                None => self.loss(
+                    node,
+                    keyword,
+                    "too large for the proto's int64 field; not sent",
+                ),
+            }
         }
         Ok(Out::Node(m))
     }
