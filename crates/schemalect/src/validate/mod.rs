@@ -482,8 +482,10 @@ impl<'s, 'n> Walk<'s, 'n> {
     fn node<R: Report>(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut R) -> bool {
         // One step for the visit itself (its type check); what the node's keywords read of the
         // value (string bytes, items, members, a literal comparison, branches) is charged where
-        // they read it, in `node_inner`, so a visit that reads nothing more costs one step.
-        if !self.meter.spend(1) {
+        // they read it, in `node_inner`, so a visit that reads nothing more costs one step. A
+        // verdict-only walk pays the visit's step in `node_inner` with what the node reads,
+        // in one charge (the same steps: see there).
+        if !R::VERDICT_ONLY && !self.meter.spend(1) {
             return self.stop(self.schema.node(id), path);
         }
         if self.plan.shallow {
@@ -491,6 +493,9 @@ impl<'s, 'n> Walk<'s, 'n> {
         }
         let depth = self.depth.get();
         if depth >= MAX_EVAL_DEPTH {
+            if R::VERDICT_ONLY && !self.meter.spend(1) {
+                return self.stop(self.schema.node(id), path);
+            }
             self.exceeded.set(true);
             let node = self.schema.node(id);
             errors.record(node, "$ref", path, || {
@@ -579,6 +584,47 @@ impl<'s, 'n> Walk<'s, 'n> {
         Branches::All(list.iter().copied().enumerate())
     }
 
+    /// Pays for evaluating `node` on `inst` once its type is checked: what its literals
+    /// compare (and then checks them, into `valid`) and `read`, what the keywords of the
+    /// value's type read of it; false when the budget ran out (the walk then stops).
+    ///
+    /// A verdict-only walk also pays the visit's step here, and all of it at once: no child is
+    /// visited between these charges and only the type check can return before them (it pays
+    /// the step itself), so the steps are the same as one charge each, and so is the verdict:
+    /// whichever charge would have run out, the walk answers "invalid". A walk that reports
+    /// errors charges them one by one, so that a literal's error recorded before the budget
+    /// runs out on the read is still reported.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn pay<R: Report>(
+        &self,
+        brief: plan::Brief,
+        node: &Node,
+        inst: &Value,
+        read: u64,
+        path: &Path<'_>,
+        errors: &mut R,
+        valid: &mut bool,
+    ) -> bool {
+        let literals = brief.has & plan::LITERALS != 0;
+        let compared = if literals {
+            budget::comparison_cost(inst)
+        } else {
+            0
+        };
+        if R::VERDICT_ONLY {
+            if !self.spend_at(compared.saturating_add(read).saturating_add(1), node, path) {
+                return false;
+            }
+        } else if literals && !self.spend_at(compared, node, path) {
+            return false;
+        }
+        if literals {
+            *valid &= checks::literals(node, inst, &mut At { errors, node, path });
+        }
+        R::VERDICT_ONLY || read == 0 || self.spend_at(read, node, path)
+    }
+
     fn node_inner<R: Report>(
         &self,
         id: NodeId,
@@ -591,6 +637,11 @@ impl<'s, 'n> Walk<'s, 'n> {
         let mut valid = true;
 
         if !admits(brief.types, inst) {
+            if R::VERDICT_ONLY {
+                // The visit's step (see below), then the verdict.
+                let _ = self.spend_at(1, node, path);
+                return false;
+            }
             fail!(
                 errors,
                 valid,
@@ -602,23 +653,33 @@ impl<'s, 'n> Walk<'s, 'n> {
             );
         }
         if brief.has == 0 {
-            return valid;
+            return if R::VERDICT_ONLY {
+                self.spend_at(1, node, path)
+            } else {
+                valid
+            };
         }
-        if brief.has & plan::LITERALS != 0 {
-            if !self.spend_at(budget::comparison_cost(inst), node, path) {
-                return false;
-            }
-            valid &= checks::literals(node, inst, &mut At { errors, node, path });
-        }
-
+        // Each arm pays for what the keywords of the value's type read of it (and the literals
+        // for their comparison) before they run.
         match inst {
             Value::String(s) if brief.has & plan::STRING != 0 => {
-                if !self.spend_at(budget::string_cost(s), node, path) {
+                if !self.pay(
+                    brief,
+                    node,
+                    inst,
+                    budget::string_cost(s),
+                    path,
+                    errors,
+                    &mut valid,
+                ) {
                     return false;
                 }
                 valid &= self.string(node, s, path, errors);
             }
             Value::Number(n) if brief.has & plan::NUMBER != 0 => {
+                if !self.pay(brief, node, inst, 0, path, errors, &mut valid) {
+                    return false;
+                }
                 valid &= self.number(node, n, path, errors);
             }
             Value::Array(items) if brief.has & plan::ARRAY != 0 => {
@@ -628,21 +689,27 @@ impl<'s, 'n> Walk<'s, 'n> {
                 } else {
                     0
                 };
-                if !self.spend_at((items.len() as u64).saturating_add(compared), node, path) {
+                let read = (items.len() as u64).saturating_add(compared);
+                if !self.pay(brief, node, inst, read, path, errors, &mut valid) {
                     return false;
                 }
                 valid &= self.array(node, items, path, errors);
             }
             Value::Object(map) if brief.has & plan::OBJECT != 0 => {
-                if let Some(members) = self.plan.members(brief) {
-                    let read = map.len().saturating_add(members.required) as u64;
-                    if !self.spend_at(read, node, path) {
-                        return false;
-                    }
+                let members = self.plan.members(brief);
+                let read = members.map_or(0, |m| map.len().saturating_add(m.required) as u64);
+                if !self.pay(brief, node, inst, read, path, errors, &mut valid) {
+                    return false;
+                }
+                if let Some(members) = members {
                     valid &= self.object(node, members, map, path, errors);
                 }
             }
-            _ => {}
+            _ => {
+                if !self.pay(brief, node, inst, 0, path, errors, &mut valid) {
+                    return false;
+                }
+            }
         }
         if !valid && R::VERDICT_ONLY {
             return false;
