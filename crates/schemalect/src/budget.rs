@@ -242,12 +242,13 @@ impl Meter {
     /// A meter that stands alone, for an operation that would otherwise install a budget of
     /// `budget` steps on this thread, and whose work nothing but this meter counts (a
     /// validation walk of a schema none of whose patterns charge the budget: see
-    /// `Schema::detached_meter`). It allows at most one [`METER_CHUNK`] of that budget, and
-    /// once that is spent every spend fails and [`Meter::ran_out`] says so: the caller then
-    /// runs the operation again from the start under the installed budget. Below a chunk the
-    /// two ways count the same steps against the same limit, so they give the same answer;
-    /// the detached way skips the thread-local set-up, the settlements and the tear-down,
-    /// about a tenth of a validation of a small answer. What it can waste is one chunk.
+    /// `Plan::detached_budget` in `validate::plan`). It allows at most one [`METER_CHUNK`] of
+    /// that budget, and once that is spent every spend fails and [`Meter::ran_out`] says so:
+    /// the caller then runs the operation again from the start under the installed budget.
+    /// Below a chunk the two ways count the same steps against the same limit, so they give
+    /// the same answer; the detached way skips the thread-local set-up, the settlements and
+    /// the tear-down, about a tenth of a validation of a small answer. What it can waste is
+    /// one chunk.
     pub(crate) fn detached(budget: u64) -> Meter {
         let allowance = budget.min(METER_CHUNK);
         Meter {

@@ -36,48 +36,57 @@ impl Schema {
     }
 
     /// True when `instance` satisfies the subschema `id` of this schema.
+    ///
+    /// Kept small so that it is inlined into `is_valid` and its callers: what most calls run
+    /// (a walk on a detached meter) is here, the rest is in [`Schema::is_valid_metered`].
+    #[inline]
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
-        if let Some(meter) = self.detached_meter() {
-            let walk = Walk::new(self, meter);
+        let plan = self.plan();
+        if plan.detached_budget != 0 && !budget::in_progress() {
+            let walk = Walk::new(self, plan, Meter::detached(plan.detached_budget), None);
             let valid = walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get();
-            if !walk.work.meter.ran_out() {
+            if !walk.meter.ran_out() {
                 return valid;
             }
         }
+        self.is_valid_metered(id, instance)
+    }
+
+    /// [`Schema::is_valid_at`] under the installed budget: inside an operation in progress,
+    /// for a `full` schema or one with a pattern that charges the budget, and for a walk that
+    /// ran out of its detached meter. Not inlined: its set-up would widen the frame of the
+    /// detached walk's caller.
+    #[inline(never)]
+    fn is_valid_metered(&self, id: NodeId, instance: &Value) -> bool {
         self.metered(instance, |budget| {
             let valid = if let Some(full) = self.full_ir() {
                 full::FullWalk::new(self, full).run(id, instance, None)
             } else {
-                let walk = Walk::new(self, Meter::new());
+                let walk = Walk::new(self, self.plan(), Meter::new(), None);
                 walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get()
             };
             valid && !budget.is_exhausted()
         })
     }
 
-    /// A meter for a validation that can run without the thread's budget installed: when no
-    /// operation is in progress (a nested validation shares its caller's budget), the schema
-    /// is not `full` (whose walk has more than its meter to count) and none of its patterns
-    /// charges the budget, the walk's meter counts all its work. A walk that stays within
-    /// the meter's allowance (one chunk of the budget) gives the answer the installed budget
-    /// would; one that runs out of it is run again under [`Schema::metered`]. Most answers
-    /// are small, and installing the budget was a tenth of their validation.
-    #[inline(always)]
-    fn detached_meter(&self) -> Option<Meter> {
-        if self.full_ir().is_some() || budget::in_progress() {
-            return None;
-        }
-        let plan = self.plan();
-        plan.uncharged
-            .then(|| Meter::detached(self.limits().work_budget(self.source_bytes())))
-    }
-
     /// The schema's validation plan, built on first use.
+    ///
+    /// The plan also says whether a validation can run without the thread's budget
+    /// installed, and with how many steps ([`Plan::detached_budget`]): when the schema is not
+    /// `full` (whose walk has more than its meter to count) and none of its patterns charges
+    /// the budget, the walk's meter counts all its work. The limits and the source size it
+    /// reads are set when the schema is made (`Schema::with_source`, before the parser hands
+    /// the schema out), so they cannot change after the first validation.
     #[inline(always)]
     fn plan(&self) -> &Plan {
-        self.ir
-            .plan
-            .get_or_init(|| Plan::build(&self.ir.nodes, self.ir.root))
+        self.ir.plan.get_or_init(|| {
+            let budget = self.limits().work_budget(self.source_bytes());
+            Plan::build(
+                &self.ir.nodes,
+                self.ir.root,
+                self.full_ir().is_none().then_some(budget),
+            )
+        })
     }
 
     /// Runs a validation of `instance` under the schema's work budget (or the budget of the
@@ -98,11 +107,18 @@ impl Schema {
     /// were omitted. When validation runs out of its work budget, the instance is not
     /// accepted, and the last error says so ([`ValidationError::is_work_limit`]).
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
-        if let Some(meter) = self.detached_meter() {
+        let plan = self.plan();
+        if plan.detached_budget != 0 && !budget::in_progress() {
             let mut errors = Vec::new();
-            let walk = Walk::new(self, meter);
+            let notes = Notes::default();
+            let walk = Walk::new(
+                self,
+                plan,
+                Meter::detached(plan.detached_budget),
+                Some(&notes),
+            );
             let valid = walk.node(self.root(), instance, &Path::Root, &mut errors);
-            if !walk.work.meter.ran_out() {
+            if !walk.meter.ran_out() {
                 return walk.outcome(valid, errors);
             }
         }
@@ -113,9 +129,10 @@ impl Schema {
                 let valid = walk.run(self.root(), instance, Some(&mut errors));
                 (valid, walk.work.stopped())
             } else {
-                let walk = Walk::new(self, Meter::new());
+                let notes = Notes::default();
+                let walk = Walk::new(self, self.plan(), Meter::new(), Some(&notes));
                 let valid = walk.node(self.root(), instance, &Path::Root, &mut errors);
-                (walk.settle(valid, &mut errors), walk.work.stopped())
+                (walk.settle(valid, &mut errors), notes.stopped.take())
             };
             if let Some(e) = budget.exceeded() {
                 let (instance_path, schema_path) = stopped.unwrap_or_default();
@@ -206,7 +223,7 @@ impl Iterator for Branches<'_> {
     }
 }
 
-struct Walk<'s> {
+struct Walk<'s, 'n> {
     schema: &'s Schema,
     plan: &'s Plan,
     /// Current recursion depth. Without references it is bounded by the schema's nesting;
@@ -221,17 +238,29 @@ struct Walk<'s> {
     /// is unfolded into a tree of 2^n paths. Made on the first reference: most schemas have
     /// none, and a map costs a random seed.
     shared: RefCell<Option<Shared>>,
-    /// The walk's share of the operation's work budget.
-    work: Work,
+    /// The walk's share of the operation's work budget: each evaluation of a node on a value
+    /// spends [`budget::evaluation_cost`] steps.
+    meter: Meter,
+    /// What only a walk that reports errors keeps (`validate`); `None` for `is_valid`, whose
+    /// frame is then a few words smaller and has nothing to drop but the meter.
+    notes: Option<&'n Notes>,
+}
+
+/// The state of a walk that reports errors beyond its verdict, kept by the caller and lent to
+/// the walk: none of it is read on the way of a valid instance.
+#[derive(Default)]
+struct Notes {
+    /// Where the budget ran out: the instance path and the schema node, for the `$work` error.
+    stopped: RefCell<Option<(Pointer, Pointer)>>,
     /// Set while the branches of a failed union are walked for their reasons: a union failing
     /// inside one is reported by its count only, so nested unions cost one more walk each, not
     /// one per level of nesting.
     explaining: Cell<bool>,
 }
 
-/// A walk's share of the operation's work budget: each evaluation of a node on a value spends
-/// [`budget::evaluation_cost`] steps, and the first evaluation the budget cannot pay for is
-/// remembered, for the error.
+/// The `full` subset's walk's share of the operation's work budget: each evaluation of a node
+/// on a value spends [`budget::evaluation_cost`] steps, and the first evaluation the budget
+/// cannot pay for is remembered, for the error.
 pub(crate) struct Work {
     meter: Meter,
     /// Where the budget ran out: the instance path and the schema node.
@@ -252,14 +281,7 @@ impl Work {
     fn spend(&self, node: &Node, inst: &Value, path: &Path<'_>, extra: u64) -> bool {
         self.meter
             .spend(budget::evaluation_cost(node, inst).saturating_add(extra))
-            || self.stop(node, path)
-    }
-
-    /// Spends `n` steps at `node` on the value at `path`; false (and the place remembered)
-    /// once the budget is spent.
-    #[inline(always)]
-    fn spend_at(&self, n: u64, node: &Node, path: &Path<'_>) -> bool {
-        self.meter.spend(n) || self.stop(node, path)
+            || stop(&self.stopped, node, path)
     }
 
     /// Spends `n` steps of bookkeeping; false once the budget is spent.
@@ -268,19 +290,20 @@ impl Work {
         self.meter.spend(n)
     }
 
-    #[cold]
-    fn stop(&self, node: &Node, path: &Path<'_>) -> bool {
-        let mut stopped = self.stopped.borrow_mut();
-        if stopped.is_none() {
-            *stopped = Some((path.to_pointer(), node.pointer.clone()));
-        }
-        false
-    }
-
     /// Where the budget ran out, if it did in this walk.
     fn stopped(&self) -> Option<(Pointer, Pointer)> {
         self.stopped.borrow().clone()
     }
+}
+
+/// Remembers in `stopped` where the budget ran out, unless a place is there already; false.
+#[cold]
+fn stop(stopped: &RefCell<Option<(Pointer, Pointer)>>, node: &Node, path: &Path<'_>) -> bool {
+    let mut stopped = stopped.borrow_mut();
+    if stopped.is_none() {
+        *stopped = Some((path.to_pointer(), node.pointer.clone()));
+    }
+    false
 }
 
 /// Per `$ref` target and instance address: the verdict, and whether its errors were recorded.
@@ -399,16 +422,34 @@ impl<R: Report> Sink for At<'_, '_, R> {
     }
 }
 
-impl<'s> Walk<'s> {
-    fn new(schema: &'s Schema, meter: Meter) -> Self {
+impl<'s, 'n> Walk<'s, 'n> {
+    #[inline(always)]
+    fn new(schema: &'s Schema, plan: &'s Plan, meter: Meter, notes: Option<&'n Notes>) -> Self {
         Walk {
             schema,
-            plan: schema.plan(),
+            plan,
             depth: Cell::new(0),
             exceeded: Cell::new(false),
-            explaining: Cell::new(false),
             shared: RefCell::new(None),
-            work: Work::new(meter),
+            meter,
+            notes,
+        }
+    }
+
+    /// Spends `n` steps at `node` on the value at `path`; false (and the place remembered,
+    /// when the walk keeps notes) once the budget is spent.
+    #[inline(always)]
+    fn spend_at(&self, n: u64, node: &Node, path: &Path<'_>) -> bool {
+        self.meter.spend(n) || self.stop(node, path)
+    }
+
+    /// The budget ran out at `node` on the value at `path`: remembered for `validate`'s
+    /// error; false.
+    #[cold]
+    fn stop(&self, node: &Node, path: &Path<'_>) -> bool {
+        match self.notes {
+            Some(notes) => stop(&notes.stopped, node, path),
+            None => false,
         }
     }
 
@@ -441,15 +482,20 @@ impl<'s> Walk<'s> {
     fn node<R: Report>(&self, id: NodeId, inst: &Value, path: &Path<'_>, errors: &mut R) -> bool {
         // One step for the visit itself (its type check); what the node's keywords read of the
         // value (string bytes, items, members, a literal comparison, branches) is charged where
-        // they read it, in `node_inner`, so a visit that reads nothing more costs one step.
-        if !self.work.meter.spend(1) {
-            return self.work.stop(self.schema.node(id), path);
+        // they read it, in `node_inner`, so a visit that reads nothing more costs one step. A
+        // verdict-only walk pays the visit's step in `node_inner` with what the node reads,
+        // in one charge (the same steps: see there).
+        if !R::VERDICT_ONLY && !self.meter.spend(1) {
+            return self.stop(self.schema.node(id), path);
         }
         if self.plan.shallow {
             return self.node_inner(id, inst, path, errors);
         }
         let depth = self.depth.get();
         if depth >= MAX_EVAL_DEPTH {
+            if R::VERDICT_ONLY && !self.meter.spend(1) {
+                return self.stop(self.schema.node(id), path);
+            }
             self.exceeded.set(true);
             let node = self.schema.node(id);
             errors.record(node, "$ref", path, || {
@@ -490,7 +536,10 @@ impl<'s> Walk<'s> {
         inst: &Value,
         path: &Path<'_>,
     ) -> String {
-        if self.explaining.replace(true) {
+        let Some(notes) = self.notes else {
+            return String::new();
+        };
+        if notes.explaining.replace(true) {
             return String::new();
         }
         let mut reasons = BranchReasons::default();
@@ -503,7 +552,7 @@ impl<'s> Walk<'s> {
             let passed = self.visit(b, inst, path, &mut first);
             reasons.add(i, passed, first);
         }
-        self.explaining.set(false);
+        notes.explaining.set(false);
         reasons.finish()
     }
 
@@ -535,6 +584,47 @@ impl<'s> Walk<'s> {
         Branches::All(list.iter().copied().enumerate())
     }
 
+    /// Pays for evaluating `node` on `inst` once its type is checked: what its literals
+    /// compare (and then checks them, into `valid`) and `read`, what the keywords of the
+    /// value's type read of it; false when the budget ran out (the walk then stops).
+    ///
+    /// A verdict-only walk also pays the visit's step here, and all of it at once: no child is
+    /// visited between these charges and only the type check can return before them (it pays
+    /// the step itself), so the steps are the same as one charge each, and so is the verdict:
+    /// whichever charge would have run out, the walk answers "invalid". A walk that reports
+    /// errors charges them one by one, so that a literal's error recorded before the budget
+    /// runs out on the read is still reported.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn pay<R: Report>(
+        &self,
+        brief: plan::Brief,
+        node: &Node,
+        inst: &Value,
+        read: u64,
+        path: &Path<'_>,
+        errors: &mut R,
+        valid: &mut bool,
+    ) -> bool {
+        let literals = brief.has & plan::LITERALS != 0;
+        let compared = if literals {
+            budget::comparison_cost(inst)
+        } else {
+            0
+        };
+        if R::VERDICT_ONLY {
+            if !self.spend_at(compared.saturating_add(read).saturating_add(1), node, path) {
+                return false;
+            }
+        } else if literals && !self.spend_at(compared, node, path) {
+            return false;
+        }
+        if literals {
+            *valid &= checks::literals(node, inst, &mut At { errors, node, path });
+        }
+        R::VERDICT_ONLY || read == 0 || self.spend_at(read, node, path)
+    }
+
     fn node_inner<R: Report>(
         &self,
         id: NodeId,
@@ -547,6 +637,11 @@ impl<'s> Walk<'s> {
         let mut valid = true;
 
         if !admits(brief.types, inst) {
+            if R::VERDICT_ONLY {
+                // The visit's step (see below), then the verdict.
+                let _ = self.spend_at(1, node, path);
+                return false;
+            }
             fail!(
                 errors,
                 valid,
@@ -558,26 +653,33 @@ impl<'s> Walk<'s> {
             );
         }
         if brief.has == 0 {
-            return valid;
+            return if R::VERDICT_ONLY {
+                self.spend_at(1, node, path)
+            } else {
+                valid
+            };
         }
-        if brief.has & plan::LITERALS != 0 {
-            if !self
-                .work
-                .spend_at(budget::comparison_cost(inst), node, path)
-            {
-                return false;
-            }
-            valid &= checks::literals(node, inst, &mut At { errors, node, path });
-        }
-
+        // Each arm pays for what the keywords of the value's type read of it (and the literals
+        // for their comparison) before they run.
         match inst {
             Value::String(s) if brief.has & plan::STRING != 0 => {
-                if !self.work.spend_at(budget::string_cost(s), node, path) {
+                if !self.pay(
+                    brief,
+                    node,
+                    inst,
+                    budget::string_cost(s),
+                    path,
+                    errors,
+                    &mut valid,
+                ) {
                     return false;
                 }
                 valid &= self.string(node, s, path, errors);
             }
             Value::Number(n) if brief.has & plan::NUMBER != 0 => {
+                if !self.pay(brief, node, inst, 0, path, errors, &mut valid) {
+                    return false;
+                }
                 valid &= self.number(node, n, path, errors);
             }
             Value::Array(items) if brief.has & plan::ARRAY != 0 => {
@@ -587,24 +689,27 @@ impl<'s> Walk<'s> {
                 } else {
                     0
                 };
-                if !self
-                    .work
-                    .spend_at((items.len() as u64).saturating_add(compared), node, path)
-                {
+                let read = (items.len() as u64).saturating_add(compared);
+                if !self.pay(brief, node, inst, read, path, errors, &mut valid) {
                     return false;
                 }
                 valid &= self.array(node, items, path, errors);
             }
             Value::Object(map) if brief.has & plan::OBJECT != 0 => {
-                if let Some(members) = self.plan.members(brief) {
-                    let read = map.len().saturating_add(members.required) as u64;
-                    if !self.work.spend_at(read, node, path) {
-                        return false;
-                    }
+                let members = self.plan.members(brief);
+                let read = members.map_or(0, |m| map.len().saturating_add(m.required) as u64);
+                if !self.pay(brief, node, inst, read, path, errors, &mut valid) {
+                    return false;
+                }
+                if let Some(members) = members {
                     valid &= self.object(node, members, map, path, errors);
                 }
             }
-            _ => {}
+            _ => {
+                if !self.pay(brief, node, inst, 0, path, errors, &mut valid) {
+                    return false;
+                }
+            }
         }
         if !valid && R::VERDICT_ONLY {
             return false;
@@ -614,7 +719,7 @@ impl<'s> Walk<'s> {
         }
         // Every branch costs a visit, even one the fast path of `visit` settles.
         let branches = node.all_of.len() + node.any_of.len() + node.one_of.len();
-        if !self.work.spend_at(branches as u64, node, path) {
+        if !self.spend_at(branches as u64, node, path) {
             return false;
         }
 

@@ -47,14 +47,19 @@ pub(crate) struct Plan {
     /// True when no chain of subschemas reaches the recursion cap, so the walk need not
     /// count its depth: no cycle (recursive reference), and no chain that long.
     pub(super) shallow: bool,
-    /// True when no `pattern` of the schema charges the work budget as it matches (see
-    /// [`crate::pattern::Pattern::charges_budget`]): a walk's own meter then counts all of its
-    /// work, so it can run without the thread's budget installed ([`crate::budget::Meter::detached`]).
-    pub(super) uncharged: bool,
+    /// The work budget a walk may run on without the thread's budget installed
+    /// ([`crate::budget::Meter::detached`]), or 0 when it may not: when the schema is `full`
+    /// (its walk charges more than its meter) or a `pattern` of it charges the work budget
+    /// as it matches ([`crate::pattern::Pattern::charges_budget`]). Otherwise a walk's own
+    /// meter counts all of its work. (A budget of 0 gives a detached meter nothing to spend,
+    /// so 0 can say "not detached" without changing an answer.)
+    pub(super) detached_budget: u64,
 }
 
 impl Plan {
-    pub(crate) fn build(nodes: &[Node], root: NodeId) -> Plan {
+    /// The plan of the arena `nodes`; `budget` is the schema's work budget when a walk of
+    /// it has nothing but its meter to count (not `full`), `None` otherwise.
+    pub(crate) fn build(nodes: &[Node], root: NodeId, budget: Option<u64>) -> Plan {
         let mut members = Vec::new();
         let briefs = nodes
             .iter()
@@ -108,12 +113,16 @@ impl Plan {
             root,
             members: members.into_boxed_slice(),
             shallow: longest_chain(nodes).is_some_and(|n| n < super::MAX_EVAL_DEPTH),
-            uncharged: !nodes.iter().any(|node| {
-                node.string
-                    .as_ref()
-                    .and_then(|s| s.pattern.as_ref())
-                    .is_some_and(|p| p.charges_budget())
-            }),
+            detached_budget: budget
+                .filter(|_| {
+                    !nodes.iter().any(|node| {
+                        node.string
+                            .as_ref()
+                            .and_then(|s| s.pattern.as_ref())
+                            .is_some_and(|p| p.charges_budget())
+                    })
+                })
+                .unwrap_or(0),
         }
     }
 
