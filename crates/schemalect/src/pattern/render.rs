@@ -118,9 +118,9 @@ fn edge_anchors<'a>(n: &'a Node, anchor: Assertion, edges: &mut Vec<&'a Node>) -
             outer.is_some_and(|outer| edge_anchors(outer, anchor, edges))
         }
         Node::Group(g) => edge_anchors(&g.node, anchor, edges),
-        Node::Alternation(alternatives) => alternatives
-            .iter()
-            .all(|a| edge_anchors(a, anchor, edges)),
+        Node::Alternation(alternatives) => {
+            alternatives.iter().all(|a| edge_anchors(a, anchor, edges))
+        }
         _ => false,
     }
 }
