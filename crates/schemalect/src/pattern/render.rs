@@ -72,10 +72,9 @@ pub(crate) fn grammar(ast: &Ast) -> Option<String> {
     {
         return None;
     }
-    let skipped = |n: &Node| edges.iter().any(|e| std::ptr::eq(*e, n));
     let mut blocked = false;
     ast.root.walk(&mut |n| match n {
-        Node::Assertion(_) if skipped(n) => {}
+        Node::Assertion(_) if is_one_of(&edges, n) => {}
         Node::Assertion(_) | Node::Property(_) => blocked = true,
         Node::Class(c) => {
             blocked |= c.items.iter().any(|i| matches!(i, ClassItem::Property(_)));
@@ -125,6 +124,11 @@ fn edge_anchors<'a>(n: &'a Node, anchor: Assertion, edges: &mut Vec<&'a Node>) -
     }
 }
 
+/// True when `n` is one of `nodes` (the same node in the tree, not an equal one).
+fn is_one_of(nodes: &[&Node], n: &Node) -> bool {
+    nodes.iter().any(|e| std::ptr::eq(*e, n))
+}
+
 struct Renderer<'a> {
     style: Style,
     /// Nodes written as nothing: the edge anchors [`grammar`] moves outside.
@@ -155,7 +159,7 @@ impl Renderer<'_> {
     fn node(&self, out: &mut String, n: &Node) {
         match n {
             Node::Empty => {}
-            Node::Assertion(_) if self.skip.iter().any(|e| std::ptr::eq(*e, n)) => {}
+            Node::Assertion(_) if is_one_of(self.skip, n) => {}
             Node::Literal(c) => self.literal(out, *c, false),
             Node::Dot if self.portable() => {
                 self.set(out, true, LINE_TERMINATORS, &[]);

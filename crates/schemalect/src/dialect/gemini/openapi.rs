@@ -363,6 +363,20 @@ impl Lowerer<'_> {
         self.losses.push(Loss::new(&node.pointer, keyword, reason));
     }
 
+    /// Writes a length or count into its int64 field, or records why it is not sent.
+    fn count(&mut self, node: &Node, keyword: &'static str, n: u64, m: &mut Map<String, Value>) {
+        match int64(n) {
+            Some(v) => {
+                m.insert(keyword.into(), v);
+            }
+            None => self.loss(
+                node,
+                keyword,
+                "too large for the proto's int64 field; not sent",
+            ),
+        }
+    }
+
     /// Leaves out the members of an applicator that cannot be sent. Leaving out a conjunct
     /// widens, unless a member declares properties: closed objects would then reject them.
     fn drop_members(
@@ -623,16 +637,8 @@ impl Lowerer<'_> {
                 ("minLength", rules.min_length),
                 ("maxLength", rules.max_length),
             ] {
-                let Some(n) = n else { continue };
-                match int64(n) {
-                    Some(v) => {
-                        m.insert(keyword.into(), v);
-                    }
-                    None => self.loss(
-                        node,
-                        keyword,
-                        "too large for the proto's int64 field; not sent",
-                    ),
+                if let Some(n) = n {
+                    self.count(node, keyword, n, &mut m);
                 }
             }
             if let Some(p) = &rules.pattern {
@@ -778,16 +784,8 @@ impl Lowerer<'_> {
         let items = union_of(positions).unwrap_or_else(|| typed(JsonType::String, node));
         m.insert("items".into(), Value::Object(items));
         for (keyword, n) in [("minItems", min), ("maxItems", cap)] {
-            let Some(n) = n else { continue };
-            match int64(n) {
-                Some(v) => {
-                    m.insert(keyword.into(), v);
-                }
-                None => self.loss(
-                    node,
-                    keyword,
-                    "too large for the proto's int64 field; not sent",
-                ),
+            if let Some(n) = n {
+                self.count(node, keyword, n, &mut m);
             }
         }
         if rules.unique_items {
@@ -886,16 +884,7 @@ impl Lowerer<'_> {
                 self.loss(node, keyword, "more than the properties the OBJECT declares, and the decoder emits only those, so no answer could meet it; not sent");
                 continue;
             }
-            match int64(n) {
-                Some(v) => {
-                    m.insert(keyword.into(), v);
-                }
-                None => self.loss(
-                    node,
-                    keyword,
-                    "too large for the proto's int64 field; not sent",
-                ),
-            }
+            self.count(node, keyword, n, &mut m);
         }
         Ok(Out::Node(m))
     }
