@@ -237,19 +237,35 @@ impl Schema {
 
 /// The types each node admits: the greatest solution of "a node admits its local types, within
 /// what each `allOf` member and reference target admits, and within the union of what its
-/// `anyOf` (and `oneOf`) branches admit". Greatest, because with recursive references the
-/// equations are cyclic and any smaller solution could leave out a type some value has.
+/// `anyOf` (and `oneOf`) branches admit; it admits no object when a required property admits
+/// nothing, and no array when fewer items than `minItems` can be written". Greatest, because
+/// with recursive references the equations are cyclic and any smaller solution could leave out
+/// a type some value has.
 ///
 /// Starting from the local types (never below the solution) and re-evaluating a node's parents
 /// whenever its set shrinks reaches that solution; each set only shrinks, one of seven bits at a
 /// time, so the work is linear in the schema.
 fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
-    fn members(node: &Node) -> impl Iterator<Item = &NodeId> {
+    /// The nodes whose sets `evaluate` reads: a node is re-evaluated when one of them shrinks.
+    fn members(node: &Node) -> impl Iterator<Item = NodeId> + '_ {
+        let array = node.array.as_deref();
+        let object = node.object.as_deref();
         node.all_of
             .iter()
-            .chain(node.reference.iter())
-            .chain(node.any_of.iter())
+            .chain(&node.reference)
+            .chain(&node.any_of)
             .chain(&node.one_of)
+            .chain(
+                array
+                    .into_iter()
+                    .flat_map(|a| a.prefix_items.iter().chain(&a.items)),
+            )
+            .copied()
+            .chain(
+                object
+                    .into_iter()
+                    .flat_map(|o| o.properties.iter().map(|(_, id)| id)),
+            )
     }
     fn evaluate(node: &Node, admitted: &[TypeSet]) -> TypeSet {
         let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
@@ -262,7 +278,63 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
                 t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| u.union(of(b))));
             }
         }
+        // Engines such as llguidance refuse a schema that admits nothing ("Unsatisfiable
+        // schema"): knowing these nodes lets a lowering leave them out or fall back instead.
+        if let Some(s) = node.string.as_deref() {
+            if matches!((s.min_length, s.max_length), (Some(lo), Some(hi)) if lo > hi) {
+                t = t.without(JsonType::String);
+            }
+        }
+        if let Some(n) = node.number.as_deref() {
+            if let (Some(lo), Some(hi)) = (&n.lower, &n.upper) {
+                let empty = match crate::value::cmp_numbers(&lo.value, &hi.value) {
+                    Some(std::cmp::Ordering::Greater) => true,
+                    Some(std::cmp::Ordering::Equal) => lo.exclusive || hi.exclusive,
+                    _ => false,
+                };
+                if empty {
+                    t = t.without(JsonType::Number).without(JsonType::Integer);
+                }
+            }
+        }
+        if t.contains(JsonType::Array)
+            && !node.array.as_deref().is_none_or(|a| array_possible(a, &of))
+        {
+            t = t.without(JsonType::Array);
+        }
+        if t.contains(JsonType::Object)
+            && !node
+                .object
+                .as_deref()
+                .is_none_or(|o| object_possible(o, &of))
+        {
+            t = t.without(JsonType::Object);
+        }
         t
+    }
+    /// Some array meets `minItems`: every item it needs can be written.
+    fn array_possible(a: &ArrayRules, of: &impl Fn(&NodeId) -> TypeSet) -> bool {
+        let Some(min) = a.min_items.filter(|m| *m > 0) else {
+            return true;
+        };
+        // The longest array whose every item admits a value.
+        let mut longest = a
+            .prefix_items
+            .iter()
+            .position(|id| of(id).is_empty())
+            .map_or(u64::MAX, |i| i as u64);
+        if longest == u64::MAX && a.items.is_some_and(|id| of(&id).is_empty()) {
+            longest = a.prefix_items.len() as u64;
+        }
+        min <= longest.min(a.max_items.unwrap_or(u64::MAX))
+    }
+    /// Every declared required property admits a value. (A required name that is not declared
+    /// where other members are forbidden also leaves no object, but the lowerings handle that
+    /// name themselves: the strict dialects do not send it, so their wire stays satisfiable.)
+    fn object_possible(o: &ObjectRules, of: &impl Fn(&NodeId) -> TypeSet) -> bool {
+        o.required
+            .iter()
+            .all(|name| o.properties.get(name).is_none_or(|id| !of(&id).is_empty()))
     }
     // Who uses each node, in one flat list (`users[starts[i]..starts[i + 1]]`).
     let mut starts = vec![0usize; nodes.len() + 1];
@@ -985,6 +1057,89 @@ mod tests {
         // `not` and member subschemas are not consulted: wider, never narrower.
         let t = admitted_at_root(json!({"not": {"type": "string"}, "items": {"type": "string"}}));
         assert_eq!(t, TypeSet::ANY);
+    }
+
+    #[test]
+    fn admitted_types_leave_out_what_bounds_and_needed_children_rule_out() {
+        let none = TypeSet::EMPTY;
+        let array = TypeSet::of(JsonType::Array);
+        let object = TypeSet::of(JsonType::Object);
+        let cases = [
+            // Contradictory bounds of the node itself.
+            (
+                json!({"type": ["string", "array"], "minItems": 2, "maxItems": 1}),
+                TypeSet::of(JsonType::String),
+            ),
+            (
+                json!({"type": "string", "minLength": 3, "maxLength": 2}),
+                none,
+            ),
+            (
+                json!({"type": "string", "minLength": 2, "maxLength": 2}),
+                TypeSet::of(JsonType::String),
+            ),
+            (
+                json!({"type": "number", "minimum": 2, "maximum": 1.5}),
+                none,
+            ),
+            (
+                json!({"type": "integer", "exclusiveMinimum": 1, "maximum": 1}),
+                none,
+            ),
+            (
+                json!({"type": "integer", "minimum": 1, "maximum": 1}),
+                TypeSet::of(JsonType::Integer),
+            ),
+            // An item that admits nothing caps the length; `minItems` past the cap leaves no array.
+            (
+                json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "array", "minItems": 2, "maxItems": 1}], "minItems": 2}),
+                none,
+            ),
+            (
+                json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "array", "minItems": 2, "maxItems": 1}], "minItems": 1}),
+                array,
+            ),
+            (
+                json!({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "string", "minLength": 1, "maxLength": 0}, "minItems": 2}),
+                none,
+            ),
+            (
+                json!({"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 0}}),
+                array,
+            ),
+            // Through an applicator: the branch admits nothing, so the union is the string.
+            (
+                json!({"type": "array", "items": {"anyOf": [{"type": "number", "minimum": 3, "maximum": 2}, {"type": "string"}]}, "minItems": 1}),
+                array,
+            ),
+            // A required property that admits nothing leaves no object; an optional one does not.
+            (
+                json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 5, "maximum": 1}}, "required": ["a"]}),
+                none,
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 5, "maximum": 1}}}),
+                object,
+            ),
+            // And up the tree: the root needs the object that needs the empty property.
+            (
+                json!({"type": "object", "properties": {"o": {"type": "object", "properties": {"a": {"type": "string", "minLength": 9, "maxLength": 1}}, "required": ["a"]}}, "required": ["o"]}),
+                none,
+            ),
+            // An undeclared required name is left to the lowerings (see `object_possible`).
+            (
+                json!({"type": "object", "required": ["ghost"], "additionalProperties": false}),
+                object,
+            ),
+            // A recursive requirement has no finite value, but the widest solution keeps it.
+            (
+                json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["next"]}}, "$ref": "#/$defs/n"}),
+                object,
+            ),
+        ];
+        for (schema, want) in cases {
+            assert_eq!(admitted_at_root(schema.clone()), want, "{schema}");
+        }
     }
 
     #[test]

@@ -97,6 +97,12 @@ impl TypeSet {
         TypeSet(self.0 | t.bit())
     }
 
+    /// The set without `t` (literally: removing `number` keeps `integer` if it is a member).
+    #[must_use]
+    pub fn without(self, t: JsonType) -> TypeSet {
+        TypeSet(self.0 & !t.bit())
+    }
+
     /// True when `t` is a member (literally; see [`TypeSet::admits`] for the subtype rule).
     pub fn contains(self, t: JsonType) -> bool {
         self.0 & t.bit() != 0

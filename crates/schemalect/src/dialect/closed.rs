@@ -83,18 +83,18 @@ pub(crate) fn prepare(schema: &Schema, caps: &Capabilities) -> Prepared {
             Ok(edit) => edit,
             Err(Degrade(why)) => {
                 blocked.add(why);
-                push_children(node, walk_all_of, &mut stack);
+                push_children(schema, node, walk_all_of, &mut stack);
                 continue;
             }
         };
         if edit.is_none() {
-            push_children(node, walk_all_of, &mut stack);
+            push_children(schema, node, walk_all_of, &mut stack);
             continue;
         }
         let nodes = copy.get_or_insert_with(|| source.clone());
         if let Some(node) = nodes.get_mut(id.index()) {
             edit.apply(node);
-            push_children(node, walk_all_of, &mut stack);
+            push_children(schema, node, walk_all_of, &mut stack);
         }
     }
     let schema = match copy {
@@ -225,7 +225,9 @@ fn edit(
     Ok(edit)
 }
 
-fn push_children(node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
+/// The subschemas of `node` the emission writes: union branches that admit nothing are left
+/// out by the emitter (exactly), so they are not prepared either.
+fn push_children(schema: &Schema, node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
     if let Some(rules) = &node.object {
         stack.extend(rules.properties.iter().map(|(_, id)| id));
     }
@@ -233,7 +235,13 @@ fn push_children(node: &Node, walk_all_of: bool, stack: &mut Vec<NodeId>) {
         stack.extend(rules.prefix_items.iter().copied());
         stack.extend(rules.items);
     }
-    stack.extend(node.any_of.iter().chain(&node.one_of).copied());
+    stack.extend(
+        node.any_of
+            .iter()
+            .chain(&node.one_of)
+            .copied()
+            .filter(|b| !schema.admitted(*b).is_empty()),
+    );
     if walk_all_of {
         stack.extend(node.all_of.iter().copied());
     }
