@@ -237,52 +237,65 @@ impl Schema {
 
 /// The types each node admits: the greatest solution of "a node admits its local types, within
 /// what each `allOf` member and reference target admits, and within the union of what its
-/// `anyOf` (and `oneOf`) branches admit; it admits no object when a required property admits
-/// nothing, and no array when fewer items than `minItems` can be written". Greatest, because
-/// with recursive references the equations are cyclic and any smaller solution could leave out
-/// a type some value has.
+/// `anyOf` (and `oneOf`) branches admit; it admits nothing of a type whose own bounds
+/// contradict, no object when a required property admits nothing, and no array when fewer
+/// items than `minItems` can be written". Greatest, because with recursive references the
+/// equations are cyclic and any smaller solution could leave out a type some value has.
 ///
-/// Starting from the local types (never below the solution) and re-evaluating a node's parents
-/// whenever its set shrinks reaches that solution; each set only shrinks, one of seven bits at a
-/// time, so the work is linear in the schema.
+/// Engines such as llguidance refuse a schema that admits nothing ("Unsatisfiable schema"), so
+/// the lowerings need these nodes to leave them out or fall back instead of sending them.
+///
+/// Starting from the local types (never below the solution) and re-evaluating a node's users
+/// whenever its set shrinks reaches that solution. Two kinds of use keep the work linear in the
+/// schema: an applicator user (`allOf`, `$ref`, `anyOf`, `oneOf`) reads the whole set and is
+/// re-evaluated on every shrink, one of seven bits at a time; a container that needs a child
+/// (a required property, an item below `minItems`) only cares whether the child admits
+/// anything, so it is told once, when the child becomes empty, and loses its object or array
+/// type then without reading its other children. (Re-evaluating a 100,000-property object on
+/// every child's shrink was quadratic.)
 fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
-    /// The nodes whose sets `evaluate` reads: a node is re-evaluated when one of them shrinks.
-    fn members(node: &Node) -> impl Iterator<Item = NodeId> + '_ {
-        let array = node.array.as_deref();
-        let object = node.object.as_deref();
+    /// The nodes whose whole sets `evaluate` reads.
+    fn applicators(node: &Node) -> impl Iterator<Item = &NodeId> {
         node.all_of
             .iter()
             .chain(&node.reference)
             .chain(&node.any_of)
             .chain(&node.one_of)
-            .chain(
-                array
-                    .into_iter()
-                    .flat_map(|a| a.prefix_items.iter().chain(&a.items)),
-            )
-            .copied()
-            .chain(
-                object
-                    .into_iter()
-                    .flat_map(|o| o.properties.iter().map(|(_, id)| id)),
-            )
     }
-    fn evaluate(node: &Node, admitted: &[TypeSet]) -> TypeSet {
-        let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
-        let mut t = node.local_types();
-        for m in node.all_of.iter().chain(node.reference.iter()) {
-            t = t.intersect(of(m));
-        }
-        for union in [&node.any_of, &node.one_of] {
-            if !union.is_empty() {
-                t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| u.union(of(b))));
-            }
-        }
-        // Engines such as llguidance refuse a schema that admits nothing ("Unsatisfiable
-        // schema"): knowing these nodes lets a lowering leave them out or fall back instead.
+    /// The children without which `node` admits no value of the type given: a required
+    /// declared property (object), and an item at a position below `minItems` (array: the
+    /// array would have to hold a value there). A required name that is not declared where
+    /// other members are forbidden leaves no object either, but the lowerings handle that name
+    /// themselves (the strict dialects do not send it), so their wires stay satisfiable.
+    fn needs(node: &Node) -> impl Iterator<Item = (NodeId, JsonType)> + '_ {
+        let array = node.array.as_deref().into_iter().flat_map(|a| {
+            let min = a.min_items.unwrap_or(0);
+            let prefix = a
+                .prefix_items
+                .iter()
+                .enumerate()
+                .take_while(move |(i, _)| (*i as u64) < min)
+                .map(|(_, id)| *id);
+            let rest = a
+                .items
+                .filter(|_| (a.prefix_items.len() as u64) < min)
+                .into_iter();
+            prefix.chain(rest).map(|id| (id, JsonType::Array))
+        });
+        let object = node.object.as_deref().into_iter().flat_map(|o| {
+            o.required
+                .iter()
+                .filter_map(|name| o.properties.get(name))
+                .map(|id| (id, JsonType::Object))
+        });
+        array.chain(object)
+    }
+    /// The types the node's own bounds leave no value of.
+    fn contradicted(node: &Node) -> TypeSet {
+        let mut out = TypeSet::EMPTY;
         if let Some(s) = node.string.as_deref() {
             if matches!((s.min_length, s.max_length), (Some(lo), Some(hi)) if lo > hi) {
-                t = t.without(JsonType::String);
+                out = out.with(JsonType::String);
             }
         }
         if let Some(n) = node.number.as_deref() {
@@ -293,103 +306,163 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
                     _ => false,
                 };
                 if empty {
-                    t = t.without(JsonType::Number).without(JsonType::Integer);
+                    out = out.with(JsonType::Number).with(JsonType::Integer);
                 }
             }
         }
-        if t.contains(JsonType::Array)
-            && !node.array.as_deref().is_none_or(|a| array_possible(a, &of))
-        {
-            t = t.without(JsonType::Array);
+        if let Some(a) = node.array.as_deref() {
+            if matches!((a.min_items, a.max_items), (Some(lo), Some(hi)) if lo > hi) {
+                out = out.with(JsonType::Array);
+            }
         }
-        if t.contains(JsonType::Object)
-            && !node
-                .object
-                .as_deref()
-                .is_none_or(|o| object_possible(o, &of))
-        {
-            t = t.without(JsonType::Object);
+        out
+    }
+    fn evaluate(node: &Node, ruled_out: TypeSet, admitted: &[TypeSet]) -> TypeSet {
+        let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
+        let mut t = node.local_types();
+        for m in node.all_of.iter().chain(node.reference.iter()) {
+            t = t.intersect(of(m));
         }
-        t
-    }
-    /// Some array meets `minItems`: every item it needs can be written.
-    fn array_possible(a: &ArrayRules, of: &impl Fn(&NodeId) -> TypeSet) -> bool {
-        let Some(min) = a.min_items.filter(|m| *m > 0) else {
-            return true;
-        };
-        // The longest array whose every item admits a value.
-        let mut longest = a
-            .prefix_items
-            .iter()
-            .position(|id| of(id).is_empty())
-            .map_or(u64::MAX, |i| i as u64);
-        if longest == u64::MAX && a.items.is_some_and(|id| of(&id).is_empty()) {
-            longest = a.prefix_items.len() as u64;
+        for union in [&node.any_of, &node.one_of] {
+            if !union.is_empty() {
+                t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| u.union(of(b))));
+            }
         }
-        min <= longest.min(a.max_items.unwrap_or(u64::MAX))
+        t.without_all(ruled_out)
     }
-    /// Every declared required property admits a value. (A required name that is not declared
-    /// where other members are forbidden also leaves no object, but the lowerings handle that
-    /// name themselves: the strict dialects do not send it, so their wire stays satisfiable.)
-    fn object_possible(o: &ObjectRules, of: &impl Fn(&NodeId) -> TypeSet) -> bool {
-        o.required
-            .iter()
-            .all(|name| o.properties.get(name).is_none_or(|id| !of(&id).is_empty()))
-    }
-    // Who uses each node, in one flat list (`users[starts[i]..starts[i + 1]]`).
-    let mut starts = vec![0usize; nodes.len() + 1];
-    for m in nodes.iter().flat_map(members) {
-        if let Some(s) = starts.get_mut(m.index() + 1) {
-            *s += 1;
+    /// The inverse of `edges` (child, user): each child's users.
+    fn inverted<T: Copy, I: Iterator<Item = (NodeId, T)>>(
+        len: usize,
+        edges: impl Fn() -> I,
+        fill: T,
+    ) -> Users<T> {
+        let mut starts = vec![0usize; len + 1];
+        for (m, _) in edges() {
+            if let Some(s) = starts.get_mut(m.index() + 1) {
+                *s += 1;
+            }
         }
-    }
-    for i in 1..starts.len() {
-        let before = starts.get(i - 1).copied().unwrap_or(0);
-        if let Some(s) = starts.get_mut(i) {
-            *s += before;
+        for i in 1..starts.len() {
+            let before = starts.get(i - 1).copied().unwrap_or(0);
+            if let Some(s) = starts.get_mut(i) {
+                *s += before;
+            }
         }
-    }
-    let mut users = vec![0u32; starts.last().copied().unwrap_or(0)];
-    let mut next = starts.clone();
-    for (user, node) in nodes.iter().enumerate() {
-        for m in members(node) {
+        let mut users = vec![fill; starts.last().copied().unwrap_or(0)];
+        let mut next = starts.clone();
+        for (m, user) in edges() {
             if let Some(slot) = next.get_mut(m.index()) {
                 if let Some(u) = users.get_mut(*slot) {
-                    *u = user as u32;
+                    *u = user;
                 }
                 *slot += 1;
             }
         }
+        Users { starts, users }
     }
-    let mut admitted: Vec<TypeSet> = nodes.iter().map(Node::local_types).collect();
+    let users = inverted(
+        nodes.len(),
+        || {
+            nodes
+                .iter()
+                .enumerate()
+                .flat_map(|(user, node)| applicators(node).map(move |m| (*m, user as u32)))
+        },
+        0u32,
+    );
+    let mut ruled_out: Vec<TypeSet> = nodes.iter().map(contradicted).collect();
+    let mut admitted: Vec<TypeSet> = nodes
+        .iter()
+        .zip(&ruled_out)
+        .map(|(n, r)| n.local_types().without_all(*r))
+        .collect();
+    // Nodes that admit nothing and have not yet told the containers that need them. Each is
+    // listed once: sets only shrink, so a node becomes empty once.
+    let mut empties: Vec<u32> = (0..nodes.len() as u32)
+        .filter(|i| admitted.get(*i as usize).is_some_and(|t| t.is_empty()))
+        .collect();
+    // Built only when some node admits nothing, which real schemas rarely have: most parses
+    // never pay for looking their required names up.
+    let mut needers: Option<Users<(u32, JsonType)>> = None;
+    fn enqueue(user: u32, queued: &mut [bool], pending: &mut Vec<u32>) {
+        if let Some(q) = queued.get_mut(user as usize).filter(|q| !**q) {
+            *q = true;
+            pending.push(user);
+        }
+    }
     // Parsed schemas number children after their parents, so popping from the end settles
     // children first and most nodes are evaluated once.
     let mut pending: Vec<u32> = (0..nodes.len() as u32).collect();
     let mut queued = vec![true; nodes.len()];
-    while let Some(i) = pending.pop() {
-        let i = i as usize;
-        if let Some(q) = queued.get_mut(i) {
-            *q = false;
+    loop {
+        while let Some(i) = pending.pop() {
+            let i = i as usize;
+            if let Some(q) = queued.get_mut(i) {
+                *q = false;
+            }
+            let (Some(node), Some(current), Some(out)) = (
+                nodes.get(i),
+                admitted.get(i).copied(),
+                ruled_out.get(i).copied(),
+            ) else {
+                continue;
+            };
+            let t = evaluate(node, out, &admitted);
+            if t == current {
+                continue;
+            }
+            if let Some(slot) = admitted.get_mut(i) {
+                *slot = t;
+            }
+            for user in users.of(i) {
+                enqueue(*user, &mut queued, &mut pending);
+            }
+            if t.is_empty() {
+                empties.push(i as u32);
+            }
         }
-        let (Some(node), Some(current)) = (nodes.get(i), admitted.get(i).copied()) else {
-            continue;
-        };
-        let t = evaluate(node, &admitted);
-        if t == current {
-            continue;
+        if empties.is_empty() {
+            break;
         }
-        if let Some(slot) = admitted.get_mut(i) {
-            *slot = t;
-        }
-        let range = starts.get(i).copied().unwrap_or(0)..starts.get(i + 1).copied().unwrap_or(0);
-        for user in users.get(range).unwrap_or(&[]) {
-            if let Some(q) = queued.get_mut(*user as usize).filter(|q| !**q) {
-                *q = true;
-                pending.push(*user);
+        let needers = needers.get_or_insert_with(|| {
+            inverted(
+                nodes.len(),
+                || {
+                    nodes.iter().enumerate().flat_map(|(user, node)| {
+                        needs(node).map(move |(child, t)| (child, (user as u32, t)))
+                    })
+                },
+                (0u32, JsonType::Null),
+            )
+        });
+        for i in empties.drain(..) {
+            for (user, ty) in needers.of(i as usize) {
+                let Some(r) = ruled_out.get_mut(*user as usize) else {
+                    continue;
+                };
+                if !r.contains(*ty) {
+                    *r = r.with(*ty);
+                    enqueue(*user, &mut queued, &mut pending);
+                }
             }
         }
     }
     admitted
+}
+
+/// Who uses each node, in one flat list: the users of node `i` are
+/// `users[starts[i]..starts[i + 1]]`.
+struct Users<T> {
+    starts: Vec<usize>,
+    users: Vec<T>,
+}
+
+impl<T> Users<T> {
+    fn of(&self, i: usize) -> &[T] {
+        let range =
+            self.starts.get(i).copied().unwrap_or(0)..self.starts.get(i + 1).copied().unwrap_or(0);
+        self.users.get(range).unwrap_or(&[])
+    }
 }
 
 static EMPTY_NODE: Node = Node {
@@ -1126,7 +1199,17 @@ mod tests {
                 json!({"type": "object", "properties": {"o": {"type": "object", "properties": {"a": {"type": "string", "minLength": 9, "maxLength": 1}}, "required": ["a"]}}, "required": ["o"]}),
                 none,
             ),
-            // An undeclared required name is left to the lowerings (see `object_possible`).
+            // Through a reference: the property becomes empty only once its target is known.
+            (
+                json!({"$defs": {"x": {"type": "string", "minLength": 3, "maxLength": 1}}, "type": ["object", "null"], "properties": {"a": {"$ref": "#/$defs/x"}}, "required": ["a"]}),
+                TypeSet::of(JsonType::Null),
+            ),
+            // An item past `minItems` may admit nothing: the array can stop before it.
+            (
+                json!({"type": "array", "prefixItems": [{"type": "string"}, {"allOf": [{"type": "string"}, {"type": "integer"}]}], "minItems": 1}),
+                array,
+            ),
+            // An undeclared required name is left to the lowerings (see `needs`).
             (
                 json!({"type": "object", "required": ["ghost"], "additionalProperties": false}),
                 object,

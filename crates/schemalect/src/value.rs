@@ -97,10 +97,11 @@ impl TypeSet {
         TypeSet(self.0 | t.bit())
     }
 
-    /// The set without `t` (literally: removing `number` keeps `integer` if it is a member).
+    /// The set without the members of `other` (literally: removing `number` keeps `integer`
+    /// if it is a member and not in `other`).
     #[must_use]
-    pub fn without(self, t: JsonType) -> TypeSet {
-        TypeSet(self.0 & !t.bit())
+    pub fn without_all(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 & !other.0)
     }
 
     /// True when `t` is a member (literally; see [`TypeSet::admits`] for the subtype rule).
