@@ -317,9 +317,17 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
         }
         out
     }
-    fn evaluate(node: &Node, ruled_out: TypeSet, admitted: &[TypeSet]) -> TypeSet {
+    /// The node's set given its users' sets. It starts from the node's `current` set rather
+    /// than its local types: sets only shrink, so the two give the same result, and the local
+    /// types (an `enum`'s values read one by one) are computed once, at the start.
+    fn evaluate(
+        node: &Node,
+        current: TypeSet,
+        ruled_out: TypeSet,
+        admitted: &[TypeSet],
+    ) -> TypeSet {
         let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
-        let mut t = node.local_types();
+        let mut t = current;
         for m in node.all_of.iter().chain(node.reference.iter()) {
             t = t.intersect(of(m));
         }
@@ -370,17 +378,20 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
         },
         0u32,
     );
-    let mut ruled_out: Vec<TypeSet> = nodes.iter().map(contradicted).collect();
-    let mut admitted: Vec<TypeSet> = nodes
-        .iter()
-        .zip(&ruled_out)
-        .map(|(n, r)| n.local_types().without_all(*r))
-        .collect();
+    let mut ruled_out: Vec<TypeSet> = Vec::with_capacity(nodes.len());
+    let mut admitted: Vec<TypeSet> = Vec::with_capacity(nodes.len());
     // Nodes that admit nothing and have not yet told the containers that need them. Each is
     // listed once: sets only shrink, so a node becomes empty once.
-    let mut empties: Vec<u32> = (0..nodes.len() as u32)
-        .filter(|i| admitted.get(*i as usize).is_some_and(|t| t.is_empty()))
-        .collect();
+    let mut empties: Vec<u32> = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let out = contradicted(node);
+        let t = node.local_types().without_all(out);
+        if t.is_empty() {
+            empties.push(i as u32);
+        }
+        ruled_out.push(out);
+        admitted.push(t);
+    }
     // Built only when some node admits nothing, which real schemas rarely have: most parses
     // never pay for looking their required names up.
     let mut needers: Option<Users<(u32, JsonType)>> = None;
@@ -407,7 +418,7 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
             ) else {
                 continue;
             };
-            let t = evaluate(node, out, &admitted);
+            let t = evaluate(node, current, out, &admitted);
             if t == current {
                 continue;
             }
