@@ -603,16 +603,73 @@ fn ordered(value: &Value, schemas: &[&Value], root: &Value, depth: usize) -> Val
 /// True when llguidance finds that `source` admits no value at all. Compiled leniently (keywords
 /// it does not implement ignored, `oneOf` read as `anyOf`), which only widens the schema, so the
 /// finding is sound for the source itself.
+///
+/// When llguidance refuses the source for another reason it does not implement (overlapping
+/// `patternProperties`, a regex feature, …), the source is widened further and judged again:
+/// see [`without_refused_keywords`].
 fn admits_nothing(source: &Value) -> bool {
     let (_, f) = factory();
-    let mut lenient = source.clone();
-    if let Value::Object(m) = &mut lenient {
-        m.insert("x-guidance".into(), serde_json::json!({"lenient": true}));
+    let judge = |schema: &Value| {
+        let mut lenient = schema.clone();
+        if let Value::Object(m) = &mut lenient {
+            m.insert("x-guidance".into(), serde_json::json!({"lenient": true}));
+        }
+        f.create_parser(TopLevelGrammar::from_json_schema(lenient))
+            .err()
+            .map(|e| e.to_string())
+    };
+    match judge(source) {
+        Some(e) if e.contains("Unsatisfiable schema") => true,
+        Some(_) => {
+            let mut wider = source.clone();
+            without_refused_keywords(&mut wider);
+            wider != *source && judge(&wider).is_some_and(|e| e.contains("Unsatisfiable schema"))
+        }
+        None => false,
     }
-    matches!(
-        f.create_parser(TopLevelGrammar::from_json_schema(lenient)),
-        Err(e) if e.to_string().contains("Unsatisfiable schema")
-    )
+}
+
+/// Takes out, at every schema position of `schema`, the keywords llguidance refuses for
+/// reasons other than satisfiability, so that the result admits every value `schema` admits:
+/// `pattern`, `format` and `propertyNames` are assertions, so leaving them out widens;
+/// `patternProperties` admits member names that `additionalProperties` (and
+/// `unevaluatedProperties`) would otherwise judge, so those go with it.
+fn without_refused_keywords(schema: &mut Value) {
+    let Value::Object(m) = schema else { return };
+    for k in ["pattern", "format", "propertyNames"] {
+        m.remove(k);
+    }
+    if m.remove("patternProperties").is_some() {
+        m.remove("additionalProperties");
+        m.remove("unevaluatedProperties");
+    }
+    for (k, v) in m.iter_mut() {
+        match k.as_str() {
+            "properties" | "$defs" | "definitions" | "dependentSchemas" | "dependencies" => {
+                if let Value::Object(children) = v {
+                    children.values_mut().for_each(without_refused_keywords);
+                }
+            }
+            "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "prefixItems"
+            | "items"
+            | "additionalItems"
+            | "additionalProperties"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains" => match v {
+                Value::Array(children) => children.iter_mut().for_each(without_refused_keywords),
+                child => without_refused_keywords(child),
+            },
+            _ => {}
+        }
+    }
 }
 
 /// Judges one wire of the source schema `source`: its native schema (if any) compiles in
@@ -651,6 +708,33 @@ pub fn judge(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A source llguidance cannot compile as it is (overlapping `patternProperties`) is still
+    /// found to admit nothing when a wider schema does; one that admits values is not.
+    #[test]
+    fn admits_nothing_sees_past_keywords_llguidance_refuses() {
+        let closed_but_required = json!({
+            "allOf": [
+                {"anyOf": [{"additionalProperties": false}]},
+                {"type": "object", "required": ["a"], "properties": {"a": {
+                    "patternProperties": {"^[a-z]$": {"type": "string"}, "b": {"type": "string"}}
+                }}}
+            ]
+        });
+        assert!(admits_nothing(&closed_but_required));
+        let open = json!({
+            "type": "object", "required": ["a"], "properties": {"a": {
+                "patternProperties": {"^[a-z]$": {"type": "string"}, "b": {"type": "string"}}
+            }}
+        });
+        assert!(!admits_nothing(&open));
+        // A member name that only `patternProperties` allows stays allowed.
+        let pattern_allowed = json!({
+            "type": "object", "required": ["ab"], "additionalProperties": false,
+            "patternProperties": {"^a": {"type": "string"}, "b": {"type": "string"}}
+        });
+        assert!(!admits_nothing(&pattern_allowed));
+    }
 
     /// The `llguidance` rows of the "Engine limits" table of docs/targets.md are exactly
     /// [`ENGINE_LIMITS`].
