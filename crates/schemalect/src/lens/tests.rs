@@ -292,3 +292,46 @@ fn values_outside_the_declared_fragment_are_refused_not_encoded() {
     );
     assert!(r.lens.encode_for_wire(&json!({"a": "x"}), sides).is_ok());
 }
+
+#[test]
+fn unique_items_are_not_asked_of_items_that_may_be_sent_alike() {
+    // `{"a": null}` and `{}` are distinct, but with `null` read as absence both are sent as
+    // `{"a": null}`: a wire array that had to hold unique items could not carry them.
+    let schema = json!({
+        "type": "array",
+        "items": {"type": "object", "properties": {"a": {"type": "null"}}},
+        "uniqueItems": true
+    });
+    let s = Schema::parse(&schema).unwrap();
+    let r = reshape_with(&s, STRICT, true);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    let w = r.lens.encode(&json!([{"a": null}, {}]), sides).unwrap();
+    assert!(r.wire.is_valid(&w), "{w}");
+    assert!(r.losses.iter().any(|l| l.keyword == "uniqueItems"), "{:?}", r.losses);
+    // Without `null` read as absence the wrapper keeps the items apart, and the wire keeps
+    // `uniqueItems`.
+    let r = reshape_with(&s, STRICT, false);
+    assert!(!r.losses.iter().any(|l| l.keyword == "uniqueItems"), "{:?}", r.losses);
+    // Items under different lenses by position: the string "1" as it is, the number 1 as
+    // JSON text.
+    let tuple = json!({
+        "type": "array",
+        "prefixItems": [{"type": "string"}],
+        "uniqueItems": true
+    });
+    let s = Schema::parse_with(
+        &tuple,
+        &crate::ParseOptions::default().with_subset(crate::Subset::Full),
+    )
+    .unwrap();
+    let r = reshape_with(&s, STRICT, true);
+    let sides = Sides {
+        source: &r.source,
+        wire: &r.wire,
+    };
+    let w = r.lens.encode(&json!(["1", 1]), sides).unwrap();
+    assert!(r.wire.is_valid(&w), "{w}");
+}
