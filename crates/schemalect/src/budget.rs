@@ -195,8 +195,8 @@ pub(crate) fn run<R>(
 }
 
 /// Most steps a [`Meter`] counts before it settles with the budget. What is charged to the
-/// budget directly while a meter is live (a pattern's DFA states, a nested validation's own
-/// meter) is seen at the next settlement, so each live meter can overshoot the budget by at
+/// budget directly while a meter is live (a nested validation's own meter, a pattern's DFA
+/// states when the `full` walk matches it) is seen at the next settlement, so each live meter can overshoot the budget by at
 /// most this much; settling costs a thread-local access per this many steps.
 const METER_CHUNK: u64 = 1 << 16;
 
@@ -241,8 +241,8 @@ impl Meter {
 
     /// A meter that stands alone, for an operation that would otherwise install a budget of
     /// `budget` steps on this thread, and whose work nothing but this meter counts (a
-    /// validation walk of a schema none of whose patterns charge the budget: see
-    /// `Plan::detached_budget` in `validate::plan`). It allows at most one [`METER_CHUNK`] of
+    /// validation walk outside the `full` subset, whose patterns' engines charge the walk's
+    /// meter: see `Plan::detached_budget` in `validate::plan`). It allows at most one [`METER_CHUNK`] of
     /// that budget, and once that is spent every spend fails and [`Meter::ran_out`] says so:
     /// the caller then runs the operation again from the start under the installed budget.
     /// Below a chunk the two ways count the same steps against the same limit, so they give

@@ -10,7 +10,6 @@
 //! runs, so that a match the budget cannot pay for is refused instead of run.
 
 use super::{PatternError, ENGINE_BYTES_PER_STEP, ENGINE_DFA_CACHE};
-use crate::budget;
 use regex_automata::hybrid::dfa::{self as lazy, DFA};
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
 use regex_automata::util::pool::Pool;
@@ -101,11 +100,13 @@ impl Engine {
     }
 
     /// True when the pattern matches somewhere in `haystack`. The lazy DFA's pass over the
-    /// string is the caller's to charge (one step per [`budget::STRING_BYTES_PER_STEP`]
-    /// bytes); the states it builds and any NFA simulation are charged here. An NFA simulation
-    /// the operation's budget cannot pay for is not run: the answer is then "no match" and the
-    /// budget is spent, so the operation reports that it ran out.
-    pub(super) fn is_match(&self, haystack: &str) -> bool {
+    /// string is the caller's to charge (one step per [`crate::budget::STRING_BYTES_PER_STEP`]
+    /// bytes); the states it builds and any NFA simulation are charged here, to `charge`
+    /// (the operation's budget, [`crate::budget::charge`], or a validation walk's meter, which
+    /// settles with it), which answers false once they cannot be paid. An NFA simulation
+    /// that cannot be paid for is not run: the answer is then "no match" and the budget is
+    /// spent, so the operation reports that it ran out.
+    pub(super) fn is_match(&self, haystack: &str, mut charge: impl FnMut(u64) -> bool) -> bool {
         let inner = &*self.0;
         if let Some((dfa, caches)) = &inner.dfa {
             let mut cache = caches.get();
@@ -122,7 +123,7 @@ impl Engine {
                     .saturating_mul(ENGINE_DFA_CACHE)
                     .saturating_add(now)
             };
-            if built > 0 && !budget::charge(built as u64 / BUILT_BYTES_PER_STEP) {
+            if built > 0 && !charge(built as u64 / BUILT_BYTES_PER_STEP) {
                 return false;
             }
             if let Ok(found) = found {
@@ -135,7 +136,7 @@ impl Engine {
             .saturating_add(1)
             .saturating_mul(inner.compiled as u64)
             / ENGINE_BYTES_PER_STEP;
-        if !budget::charge(worst) {
+        if !charge(worst) {
             return false;
         }
         let mut cache = inner.pike_caches.get();

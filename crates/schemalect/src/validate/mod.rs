@@ -53,8 +53,7 @@ impl Schema {
     }
 
     /// [`Schema::is_valid_at`] under the installed budget: inside an operation in progress,
-    /// for a `full` schema or one with a pattern that charges the budget, and for a walk that
-    /// ran out of its detached meter. Not inlined: its set-up would widen the frame of the
+    /// for a `full` schema, and for a walk that ran out of its detached meter. Not inlined: its set-up would widen the frame of the
     /// detached walk's caller.
     #[inline(never)]
     fn is_valid_metered(&self, id: NodeId, instance: &Value) -> bool {
@@ -73,8 +72,8 @@ impl Schema {
     ///
     /// The plan also says whether a validation can run without the thread's budget
     /// installed, and with how many steps ([`Plan::detached_budget`]): when the schema is not
-    /// `full` (whose walk has more than its meter to count) and none of its patterns charges
-    /// the budget, the walk's meter counts all its work. The limits and the source size it
+    /// `full` (whose walk has more than its meter to count), the walk's meter counts all its
+    /// work, what its patterns' engines cost included. The limits and the source size it
     /// reads are set when the schema is made (`Schema::with_source`, before the parser hands
     /// the schema out), so they cannot change after the first validation.
     #[inline(always)]
@@ -825,7 +824,12 @@ impl<'s, 'n> Walk<'s, 'n> {
 
     fn string<R: Report>(&self, node: &Node, s: &str, path: &Path<'_>, errors: &mut R) -> bool {
         match &node.string {
-            Some(rules) => checks::string(rules, s, &mut At { errors, node, path }),
+            Some(rules) => checks::string(
+                rules,
+                s,
+                |n| self.meter.spend(n),
+                &mut At { errors, node, path },
+            ),
             None => true,
         }
     }
