@@ -242,19 +242,32 @@ impl Meter {
     /// A meter that stands alone, for an operation that would otherwise install a budget of
     /// `budget` steps on this thread, and whose work nothing but this meter counts (a
     /// validation walk outside the `full` subset, whose patterns' engines charge the walk's
-    /// meter: see `Plan::detached_budget` in `validate::plan`). It allows at most one [`METER_CHUNK`] of
-    /// that budget, and once that is spent every spend fails and [`Meter::ran_out`] says so:
+    /// meter: see `Plan::detached_budget` in `validate::plan`). It allows at most one
+    /// [`METER_CHUNK`] of that budget, and once that is spent every spend fails and [`Meter::ran_out`] says so:
     /// the caller then runs the operation again from the start under the installed budget.
     /// Below a chunk the two ways count the same steps against the same limit, so they give
     /// the same answer; the detached way skips the thread-local set-up, the settlements and
     /// the tear-down, about a tenth of a validation of a small answer. What it can waste is
     /// one chunk.
-    pub(crate) fn detached(budget: u64) -> Meter {
-        let allowance = budget.min(METER_CHUNK);
+    ///
+    /// `allowance` is [`Meter::detached_allowance`] of the budget, computed once by the
+    /// caller (a validation computes it with its plan, so a call does not).
+    #[inline(always)]
+    pub(crate) fn detached(allowance: u64) -> Meter {
         Meter {
             mode: Cell::new(Mode::Detached),
             left: Cell::new(allowance),
             given: Cell::new(allowance),
+        }
+    }
+
+    /// What a detached meter on a budget of `budget` steps may spend: the budget, at most one
+    /// [`METER_CHUNK`].
+    pub(crate) const fn detached_allowance(budget: u64) -> u64 {
+        if budget < METER_CHUNK {
+            budget
+        } else {
+            METER_CHUNK
         }
     }
 
