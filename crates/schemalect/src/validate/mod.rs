@@ -44,10 +44,16 @@ impl Schema {
     /// [`Schema::is_valid_at`], inlined into `is_valid` (a call more is a tenth of what the
     /// set-up of a detached walk costs). Kept small: what most calls run (a walk on a
     /// detached meter) is here, the rest is in [`Schema::is_valid_metered`].
+    ///
+    /// A plan that may not run detached has an allowance of 0, which is not tested for here:
+    /// every way through a verdict-only visit of the first node spends at least one step
+    /// before it can answer "valid" (`Walk::node_inner`: the type check's step, or the
+    /// visit's step paid with what the node reads), so on 0 steps the walk runs out at once
+    /// and the metered walk answers, as if the test had sent it there.
     #[inline(always)]
     fn is_valid_from(&self, id: NodeId, instance: &Value) -> bool {
         let plan = self.plan();
-        if plan.detached_budget != 0 && !budget::in_progress() {
+        if !budget::in_progress() {
             let walk = Walk::new(self, plan, Meter::detached(plan.detached_budget), None);
             let valid = walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get();
             if !walk.meter.ran_out() {
