@@ -146,6 +146,9 @@ impl BranchReasons {
             return;
         }
         if let Some(why) = first.0 {
+            // Room for this reason at once (the text grows by whole reasons, not by doubling
+            // through each), with its separator and index.
+            self.text.reserve(why.len() + 24);
             self.text
                 .push_str(if self.reasons == 0 { " (" } else { "; " });
             let _ = write!(self.text, "{index}: ");
