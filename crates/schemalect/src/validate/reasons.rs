@@ -191,7 +191,10 @@ mod tests {
     #[test]
     fn a_reason_is_cut_after_its_character_limit() {
         let at = Path::Key(&Path::Root, "x");
-        for (len, cut) in [(MAX_BRANCH_REASON_CHARS, false), (MAX_BRANCH_REASON_CHARS + 1, true)] {
+        for (len, cut) in [
+            (MAX_BRANCH_REASON_CHARS, false),
+            (MAX_BRANCH_REASON_CHARS + 1, true),
+        ] {
             let mut first = FirstFailure::default();
             first.record("enum", &at, || "é".repeat(len));
             let text = first.0.unwrap_or_default();
