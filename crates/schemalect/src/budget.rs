@@ -196,8 +196,9 @@ pub(crate) fn run<R>(
 
 /// Most steps a [`Meter`] counts before it settles with the budget. What is charged to the
 /// budget directly while a meter is live (a nested validation's own meter, a pattern's DFA
-/// states when the `full` walk matches it) is seen at the next settlement, so each live meter can overshoot the budget by at
-/// most this much; settling costs a thread-local access per this many steps.
+/// states when the `full` walk matches it) is seen at the next settlement, so each live meter
+/// can overshoot the budget by at most this much; settling costs a thread-local access per
+/// this many steps.
 const METER_CHUNK: u64 = 1 << 16;
 
 /// What a [`Meter`] counts for.
@@ -243,8 +244,9 @@ impl Meter {
     /// `budget` steps on this thread, and whose work nothing but this meter counts (a
     /// validation walk outside the `full` subset, whose patterns' engines charge the walk's
     /// meter: see `Plan::detached_budget` in `validate::plan`). It allows at most one
-    /// [`METER_CHUNK`] of that budget, and once that is spent every spend fails and [`Meter::ran_out`] says so:
-    /// the caller then runs the operation again from the start under the installed budget.
+    /// [`METER_CHUNK`] of that budget, and once that is spent every spend fails and
+    /// [`Meter::ran_out`] says so: the caller then runs the operation again from the start
+    /// under the installed budget.
     /// Below a chunk the two ways count the same steps against the same limit, so they give
     /// the same answer; the detached way skips the thread-local set-up, the settlements and
     /// the tear-down, about a tenth of a validation of a small answer. What it can waste is

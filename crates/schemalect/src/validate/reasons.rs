@@ -26,8 +26,10 @@ impl FirstFailure {
     ///
     /// Written into one string as it is formed (the instance path from the walk's stack,
     /// not built as a [`crate::pointer::Pointer`] first): a `validate` of an answer that fails
-    /// a union spends most of its time here, once per alternative. The text is what
-    /// `format!("at {pointer}, `{keyword}`: {message}")` gives, without `at …, ` at the root.
+    /// a union spends a large share of its time here, once per alternative. The text: "at",
+    /// the instance path as a pointer displays it and a comma (none of it at the root), the
+    /// keyword in backticks and a colon, and the message, cut after
+    /// [`MAX_BRANCH_REASON_CHARS`] characters with an ellipsis.
     pub(super) fn record(
         &mut self,
         keyword: &'static str,
