@@ -195,9 +195,10 @@ pub(crate) fn run<R>(
 }
 
 /// Most steps a [`Meter`] counts before it settles with the budget. What is charged to the
-/// budget directly while a meter is live (a pattern's DFA states, a nested validation's own
-/// meter) is seen at the next settlement, so each live meter can overshoot the budget by at
-/// most this much; settling costs a thread-local access per this many steps.
+/// budget directly while a meter is live (a nested validation's own meter, a pattern's DFA
+/// states when the `full` walk matches it) is seen at the next settlement, so each live meter
+/// can overshoot the budget by at most this much; settling costs a thread-local access per
+/// this many steps.
 const METER_CHUNK: u64 = 1 << 16;
 
 /// What a [`Meter`] counts for.
@@ -241,20 +242,34 @@ impl Meter {
 
     /// A meter that stands alone, for an operation that would otherwise install a budget of
     /// `budget` steps on this thread, and whose work nothing but this meter counts (a
-    /// validation walk of a schema none of whose patterns charge the budget: see
-    /// `Plan::detached_budget` in `validate::plan`). It allows at most one [`METER_CHUNK`] of
-    /// that budget, and once that is spent every spend fails and [`Meter::ran_out`] says so:
-    /// the caller then runs the operation again from the start under the installed budget.
+    /// validation walk outside the `full` subset, whose patterns' engines charge the walk's
+    /// meter: see `Plan::detached_budget` in `validate::plan`). It allows at most one
+    /// [`METER_CHUNK`] of that budget, and once that is spent every spend fails and
+    /// [`Meter::ran_out`] says so: the caller then runs the operation again from the start
+    /// under the installed budget.
     /// Below a chunk the two ways count the same steps against the same limit, so they give
     /// the same answer; the detached way skips the thread-local set-up, the settlements and
     /// the tear-down, about a tenth of a validation of a small answer. What it can waste is
     /// one chunk.
-    pub(crate) fn detached(budget: u64) -> Meter {
-        let allowance = budget.min(METER_CHUNK);
+    ///
+    /// `allowance` is [`Meter::detached_allowance`] of the budget, computed once by the
+    /// caller (a validation computes it with its plan, so a call does not).
+    #[inline(always)]
+    pub(crate) fn detached(allowance: u64) -> Meter {
         Meter {
             mode: Cell::new(Mode::Detached),
             left: Cell::new(allowance),
             given: Cell::new(allowance),
+        }
+    }
+
+    /// What a detached meter on a budget of `budget` steps may spend: the budget, at most one
+    /// [`METER_CHUNK`].
+    pub(crate) const fn detached_allowance(budget: u64) -> u64 {
+        if budget < METER_CHUNK {
+            budget
+        } else {
+            METER_CHUNK
         }
     }
 

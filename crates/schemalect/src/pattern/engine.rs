@@ -10,7 +10,6 @@
 //! runs, so that a match the budget cannot pay for is refused instead of run.
 
 use super::{PatternError, ENGINE_BYTES_PER_STEP, ENGINE_DFA_CACHE};
-use crate::budget;
 use regex_automata::hybrid::dfa::{self as lazy, DFA};
 use regex_automata::nfa::thompson::{self, pikevm::PikeVM, WhichCaptures};
 use regex_automata::util::pool::Pool;
@@ -33,11 +32,21 @@ pub(super) struct Engine(Arc<Inner>);
 struct Inner {
     /// `None` when the pattern's states cannot fit the cache at all: every match is then an
     /// NFA simulation, charged as such.
-    dfa: Option<(DFA, Pool<lazy::Cache, MakeCache<lazy::Cache>>)>,
+    dfa: Option<(DFA, Pool<LazyCache, MakeCache<LazyCache>>)>,
     pikevm: PikeVM,
     pike_caches: Pool<thompson::pikevm::Cache, MakeCache<thompson::pikevm::Cache>>,
     /// Heap bytes of the compiled program (the NFA).
     compiled: usize,
+}
+
+/// A lazy DFA's cache with its size after its last search: what a search built is its size
+/// after the search less this, so a match measures the cache once instead of before and
+/// after (the measurement is a sum over eight of its tables, a tenth of a short match).
+/// Only [`Engine::is_match`] searches with the cache, and it updates `seen` after every
+/// search, so `seen` is the size before the next one.
+struct LazyCache {
+    cache: lazy::Cache,
+    seen: usize,
 }
 
 impl Engine {
@@ -79,7 +88,11 @@ impl Engine {
             .ok()
             .map(|dfa| {
                 let d = dfa.clone();
-                let make: MakeCache<lazy::Cache> = Box::new(move || d.create_cache());
+                let make: MakeCache<LazyCache> = Box::new(move || {
+                    let cache = d.create_cache();
+                    let seen = cache.memory_usage();
+                    LazyCache { cache, seen }
+                });
                 (dfa, Pool::new(make))
             });
         let pikevm = PikeVM::new_from_nfa(nfa).map_err(|e| PatternError::Engine {
@@ -101,17 +114,22 @@ impl Engine {
     }
 
     /// True when the pattern matches somewhere in `haystack`. The lazy DFA's pass over the
-    /// string is the caller's to charge (one step per [`budget::STRING_BYTES_PER_STEP`]
-    /// bytes); the states it builds and any NFA simulation are charged here. An NFA simulation
-    /// the operation's budget cannot pay for is not run: the answer is then "no match" and the
-    /// budget is spent, so the operation reports that it ran out.
-    pub(super) fn is_match(&self, haystack: &str) -> bool {
+    /// string is the caller's to charge (one step per [`crate::budget::STRING_BYTES_PER_STEP`]
+    /// bytes); the states it builds and any NFA simulation are charged here, to `charge`
+    /// (the operation's budget, [`crate::budget::charge`], or a validation walk's meter, which
+    /// settles with it), which answers false once they cannot be paid. An NFA simulation
+    /// that cannot be paid for is not run: the answer is then "no match" and the budget is
+    /// spent, so the operation reports that it ran out.
+    pub(super) fn is_match(&self, haystack: &str, mut charge: impl FnMut(u64) -> bool) -> bool {
         let inner = &*self.0;
         if let Some((dfa, caches)) = &inner.dfa {
-            let mut cache = caches.get();
-            let (clears, before) = (cache.clear_count(), cache.memory_usage());
-            let found = dfa.try_search_fwd(&mut cache, &Input::new(haystack).earliest(true));
-            let (clears_now, now) = (cache.clear_count(), cache.memory_usage());
+            let mut guard = caches.get();
+            let lazy = &mut *guard;
+            let clears = lazy.cache.clear_count();
+            let found = dfa.try_search_fwd(&mut lazy.cache, &Input::new(haystack).earliest(true));
+            let (clears_now, now) = (lazy.cache.clear_count(), lazy.cache.memory_usage());
+            let before = std::mem::replace(&mut lazy.seen, now);
+            drop(guard);
             let built = if clears_now == clears {
                 now.saturating_sub(before)
             } else {
@@ -122,7 +140,7 @@ impl Engine {
                     .saturating_mul(ENGINE_DFA_CACHE)
                     .saturating_add(now)
             };
-            if built > 0 && !budget::charge(built as u64 / BUILT_BYTES_PER_STEP) {
+            if built > 0 && !charge(built as u64 / BUILT_BYTES_PER_STEP) {
                 return false;
             }
             if let Ok(found) = found {
@@ -135,7 +153,7 @@ impl Engine {
             .saturating_add(1)
             .saturating_mul(inner.compiled as u64)
             / ENGINE_BYTES_PER_STEP;
-        if !budget::charge(worst) {
+        if !charge(worst) {
             return false;
         }
         let mut cache = inner.pike_caches.get();

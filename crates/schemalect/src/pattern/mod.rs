@@ -255,18 +255,29 @@ impl Pattern {
 
     /// True when the pattern matches somewhere in `haystack` (JSON Schema patterns are not
     /// implicitly anchored).
+    ///
+    /// What matching costs beyond a pass over the string (the lazy DFA's states built, an NFA
+    /// simulation) is charged to the work budget of the operation in progress, if any.
     pub fn is_match(&self, haystack: &str) -> bool {
-        match &self.simple {
-            Some(simple) => simple.is_match(haystack),
-            None => self.engine.is_match(haystack),
-        }
+        self.is_match_charging(haystack, crate::budget::charge)
     }
 
-    /// True when matching can charge the work budget of the operation in progress: the
-    /// pattern runs on the lazy DFA (the states it builds and an NFA fallback are charged as
-    /// they happen), not on the simple matcher, whose cost is the string's length.
-    pub(crate) fn charges_budget(&self) -> bool {
-        self.simple.is_none()
+    /// [`Pattern::is_match`], charging what matching costs beyond a pass over the string to
+    /// `charge` instead: a validation walk hands its meter, so that the meter counts all of
+    /// the walk's work and the walk can run without the thread's budget installed
+    /// (`Plan::detached_budget`). `charge` answers false once the steps cannot be paid; the
+    /// answer is then "no match". The simple matcher charges nothing: its cost is the pass
+    /// over the string, which the caller pays.
+    #[inline]
+    pub(crate) fn is_match_charging(
+        &self,
+        haystack: &str,
+        charge: impl FnMut(u64) -> bool,
+    ) -> bool {
+        match &self.simple {
+            Some(simple) => simple.is_match(haystack),
+            None => self.engine.is_match(haystack, charge),
+        }
     }
 
     /// The syntax features the pattern uses.

@@ -92,9 +92,15 @@ pub(super) fn literals(node: &Node, inst: &Value, sink: &mut impl Sink) -> bool 
     valid
 }
 
-/// `minLength`, `maxLength` and `pattern`.
+/// `minLength`, `maxLength` and `pattern`. What the pattern's engine costs beyond a pass over
+/// the string is paid with `charge` (see [`crate::pattern::Pattern::is_match_charging`]).
 #[inline]
-pub(super) fn string(rules: &StringRules, s: &str, sink: &mut impl Sink) -> bool {
+pub(super) fn string(
+    rules: &StringRules,
+    s: &str,
+    charge: impl FnMut(u64) -> bool,
+    sink: &mut impl Sink,
+) -> bool {
     let mut valid = true;
     // A code point takes one to four bytes: most strings are decided by their byte length.
     let bytes = s.len() as u64;
@@ -120,7 +126,7 @@ pub(super) fn string(rules: &StringRules, s: &str, sink: &mut impl Sink) -> bool
         }
     }
     if let Some(p) = &rules.pattern {
-        if !p.is_match(s) {
+        if !p.is_match_charging(s, charge) {
             fail!(
                 sink,
                 valid,

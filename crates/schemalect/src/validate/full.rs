@@ -331,7 +331,7 @@ impl<'s> FullWalk<'s> {
             Value::String(s) => {
                 let sink = &mut At { errors, node, path };
                 if let Some(string) = &node.string {
-                    valid &= checks::string(string, s, sink);
+                    valid &= checks::string(string, s, crate::budget::charge, sink);
                 }
                 if let Some(f) = rules.and_then(|r| r.format_assertion.as_deref()) {
                     valid &= format_conforms(f, s, sink);

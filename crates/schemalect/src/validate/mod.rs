@@ -32,17 +32,28 @@ impl Schema {
     /// True when `instance` satisfies the schema. Stops at the first failure. False when
     /// validation runs out of its work budget ([`Limits::work_per_byte`](crate::Limits)).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.is_valid_at(self.root(), instance)
+        self.is_valid_from(self.root(), instance)
     }
 
     /// True when `instance` satisfies the subschema `id` of this schema.
-    ///
-    /// Kept small so that it is inlined into `is_valid` and its callers: what most calls run
-    /// (a walk on a detached meter) is here, the rest is in [`Schema::is_valid_metered`].
     #[inline]
     pub(crate) fn is_valid_at(&self, id: NodeId, instance: &Value) -> bool {
+        self.is_valid_from(id, instance)
+    }
+
+    /// [`Schema::is_valid_at`], inlined into `is_valid` (a call more is a tenth of what the
+    /// set-up of a detached walk costs). Kept small: what most calls run (a walk on a
+    /// detached meter) is here, the rest is in [`Schema::is_valid_metered`].
+    ///
+    /// A plan that may not run detached has an allowance of 0, which is not tested for here:
+    /// every way through a verdict-only visit of the first node spends at least one step
+    /// before it can answer "valid" (`Walk::node_inner`: the type check's step, or the
+    /// visit's step paid with what the node reads), so on 0 steps the walk runs out at once
+    /// and the metered walk answers, as if the test had sent it there.
+    #[inline(always)]
+    fn is_valid_from(&self, id: NodeId, instance: &Value) -> bool {
         let plan = self.plan();
-        if plan.detached_budget != 0 && !budget::in_progress() {
+        if !budget::in_progress() {
             let walk = Walk::new(self, plan, Meter::detached(plan.detached_budget), None);
             let valid = walk.node(id, instance, &Path::Root, &mut Verdict) && !walk.exceeded.get();
             if !walk.meter.ran_out() {
@@ -53,9 +64,8 @@ impl Schema {
     }
 
     /// [`Schema::is_valid_at`] under the installed budget: inside an operation in progress,
-    /// for a `full` schema or one with a pattern that charges the budget, and for a walk that
-    /// ran out of its detached meter. Not inlined: its set-up would widen the frame of the
-    /// detached walk's caller.
+    /// for a `full` schema, and for a walk that ran out of its detached meter. Not inlined:
+    /// its set-up would widen the frame of the detached walk's caller.
     #[inline(never)]
     fn is_valid_metered(&self, id: NodeId, instance: &Value) -> bool {
         self.metered(instance, |budget| {
@@ -73,8 +83,8 @@ impl Schema {
     ///
     /// The plan also says whether a validation can run without the thread's budget
     /// installed, and with how many steps ([`Plan::detached_budget`]): when the schema is not
-    /// `full` (whose walk has more than its meter to count) and none of its patterns charges
-    /// the budget, the walk's meter counts all its work. The limits and the source size it
+    /// `full` (whose walk has more than its meter to count), the walk's meter counts all its
+    /// work, what its patterns' engines cost included. The limits and the source size it
     /// reads are set when the schema is made (`Schema::with_source`, before the parser hands
     /// the schema out), so they cannot change after the first validation.
     #[inline(always)]
@@ -825,7 +835,12 @@ impl<'s, 'n> Walk<'s, 'n> {
 
     fn string<R: Report>(&self, node: &Node, s: &str, path: &Path<'_>, errors: &mut R) -> bool {
         match &node.string {
-            Some(rules) => checks::string(rules, s, &mut At { errors, node, path }),
+            Some(rules) => checks::string(
+                rules,
+                s,
+                |n| self.meter.spend(n),
+                &mut At { errors, node, path },
+            ),
             None => true,
         }
     }

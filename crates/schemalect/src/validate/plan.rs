@@ -47,12 +47,13 @@ pub(crate) struct Plan {
     /// True when no chain of subschemas reaches the recursion cap, so the walk need not
     /// count its depth: no cycle (recursive reference), and no chain that long.
     pub(super) shallow: bool,
-    /// The work budget a walk may run on without the thread's budget installed
-    /// ([`crate::budget::Meter::detached`]), or 0 when it may not: when the schema is `full`
-    /// (its walk charges more than its meter) or a `pattern` of it charges the work budget
-    /// as it matches ([`crate::pattern::Pattern::charges_budget`]). Otherwise a walk's own
-    /// meter counts all of its work. (A budget of 0 gives a detached meter nothing to spend,
-    /// so 0 can say "not detached" without changing an answer.)
+    /// The allowance of a walk that runs without the thread's budget installed (the work
+    /// budget, at most one chunk: [`crate::budget::Meter::detached_allowance`], given to
+    /// [`crate::budget::Meter::detached`]), or 0 when it may not: when the schema is `full`
+    /// (its walk charges more than its meter). Otherwise a walk's own meter counts all of
+    /// its work, its patterns' engines included (they charge the meter they are handed:
+    /// [`crate::pattern::Pattern::is_match_charging`]). (A budget of 0 gives a detached meter
+    /// nothing to spend, so 0 can say "not detached" without changing an answer.)
     pub(super) detached_budget: u64,
 }
 
@@ -113,16 +114,7 @@ impl Plan {
             root,
             members: members.into_boxed_slice(),
             shallow: longest_chain(nodes).is_some_and(|n| n < super::MAX_EVAL_DEPTH),
-            detached_budget: budget
-                .filter(|_| {
-                    !nodes.iter().any(|node| {
-                        node.string
-                            .as_ref()
-                            .and_then(|s| s.pattern.as_ref())
-                            .is_some_and(|p| p.charges_budget())
-                    })
-                })
-                .unwrap_or(0),
+            detached_budget: budget.map_or(0, crate::budget::Meter::detached_allowance),
         }
     }
 
