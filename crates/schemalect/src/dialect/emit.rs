@@ -671,6 +671,8 @@ impl Emitter<'_> {
         let Some(rules) = &node.array else {
             return Ok(());
         };
+        // What is written, told by what wrote it rather than looked up in `out` again.
+        let mut items_sent = false;
         if !rules.prefix_items.is_empty() {
             match self.support("prefixItems") {
                 Support::Rewritten(Rewrite::PrefixItemsAsItems) => {
@@ -685,6 +687,7 @@ impl Emitter<'_> {
                                 items.insert("anyOf".into(), Value::Array(branches));
                                 Value::Object(items)
                             });
+                            items_sent = true;
                             self.loss(node, "prefixItems", "positions not enforced: every item may match any position's schema");
                         }
                         None => self.loss(node, "prefixItems", "positions not enforced: the tail is unconstrained, so items are left unconstrained"),
@@ -695,21 +698,24 @@ impl Emitter<'_> {
                     for id in &rules.prefix_items {
                         list.push(Value::Object(self.child(*id, depth + 1)?));
                     }
-                    self.plain(node, "prefixItems", || Value::Array(list), out)?;
+                    items_sent = self.plain(node, "prefixItems", || Value::Array(list), out)?;
                     if let Some(tail) = rules.items {
                         let sub = self.child(tail, depth + 1)?;
-                        self.plain(node, "items", || Value::Object(sub), out)?;
+                        items_sent |= self.plain(node, "items", || Value::Object(sub), out)?;
                     }
                 }
             }
         } else if let Some(items) = rules.items {
             let sub = self.child(items, depth + 1)?;
-            self.plain(node, "items", || Value::Object(sub), out)?;
+            items_sent = self.plain(node, "items", || Value::Object(sub), out)?;
         }
+        // The `minItems` written, 0 for none.
+        let mut min_items = 0;
         if let Some(n) = rules.min_items {
             match self.support("minItems") {
                 Support::Rewritten(Rewrite::MinItemsAtMostOne) if n > 1 => {
                     self.put(out, "minItems", || Value::from(1));
+                    min_items = 1;
                     self.loss(
                         node,
                         "minItems",
@@ -718,9 +724,12 @@ impl Emitter<'_> {
                 }
                 Support::Rewritten(Rewrite::MinItemsAtMostOne) => {
                     self.put(out, "minItems", || Value::from(n));
+                    min_items = n;
                 }
                 _ => {
-                    self.plain(node, "minItems", || Value::from(n), out)?;
+                    if self.plain(node, "minItems", || Value::from(n), out)? {
+                        min_items = n;
+                    }
                 }
             }
         }
@@ -730,30 +739,26 @@ impl Emitter<'_> {
         // `minItems` without `items` is refused by xgrammar ("minItems is greater than the
         // number of prefixItems", issue 18): say "any item" explicitly, in the dialect's
         // spelling of "any value". The strict dialects spell no "any value"; they are left.
-        if out
-            .get("minItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|n| n > 0)
-            && !out.contains_key("items")
-            && !out.contains_key("prefixItems")
-        {
+        if min_items > 0 && !items_sent {
             match self.d.types {
                 // `{}` is "any value" for xgrammar, and a typed spelling would hold an array
                 // type without `items`, which it reads as closed.
                 _ if self.d.explicit_items => {
-                    out.insert("items".into(), Value::Object(Map::new()));
+                    self.put(out, "items", || Value::Object(Map::new()));
                 }
                 Types::AsSource => {
-                    out.insert("items".into(), Value::Object(Map::new()));
+                    self.put(out, "items", || Value::Object(Map::new()));
                 }
                 Types::Explicit | Types::ExplicitOutsideBareUnions => {
-                    let mut any = Map::new();
-                    any.insert("type".into(), type_names(TypeSet::ANY));
-                    if self.d.closure == Closure::ExplicitOpen {
-                        any.insert("additionalProperties".into(), Value::Bool(true));
-                    }
-                    split_object_keywords(&mut any);
-                    out.insert("items".into(), Value::Object(any));
+                    self.put(out, "items", || {
+                        let mut any = Map::new();
+                        any.insert("type".into(), type_names(TypeSet::ANY));
+                        if self.d.closure == Closure::ExplicitOpen {
+                            any.insert("additionalProperties".into(), Value::Bool(true));
+                        }
+                        split_object_keywords(&mut any);
+                        Value::Object(any)
+                    });
                 }
                 Types::OutsideUnions => {}
             }
@@ -1047,19 +1052,26 @@ fn write_optional_names(rules: &ObjectRules, out: &mut String) -> bool {
     if every_property_required(rules) {
         return false;
     }
-    // Hashed on wide objects only, as `every_property_required` does.
-    let wide = !fits_scan(rules);
-    let required: std::collections::HashSet<&str> = if wide {
-        rules.required.iter().map(|r| &**r).collect()
-    } else {
-        std::collections::HashSet::new()
+    // As `every_property_required` reads `required`: scanned on small objects, merged
+    // where it lists properties in their order, hashed otherwise.
+    let (scan, in_order) = match fits_scan(rules) {
+        true => (true, false),
+        false => (false, required_in_order(rules)),
     };
+    let required: std::collections::HashSet<&str> = if scan || in_order {
+        std::collections::HashSet::new()
+    } else {
+        rules.required.iter().map(|r| &**r).collect()
+    };
+    let mut next = rules.required.iter().peekable();
     let mut optional = 0usize;
     for (name, _) in rules.properties.iter() {
-        let listed = if wide {
-            required.contains(name)
-        } else {
+        let listed = if scan {
             rules.is_required(name)
+        } else if in_order {
+            next.next_if(|r| ***r == *name).is_some()
+        } else {
+            required.contains(name)
         };
         if listed {
             continue;
@@ -1083,7 +1095,8 @@ fn write_optional_names(rules: &ObjectRules, out: &mut String) -> bool {
 }
 
 /// True when `required` lists every declared property. Scans on the small objects of most
-/// schemas; hashes the names on wide ones, where a scan per property would be quadratic.
+/// schemas; on wide ones, where a scan per property would be quadratic, merges the two lists
+/// when `required` follows the declaration order and hashes the names otherwise.
 fn every_property_required(rules: &ObjectRules) -> bool {
     let (properties, required) = (&rules.properties, &rules.required);
     if required.len() < properties.len() {
@@ -1092,8 +1105,26 @@ fn every_property_required(rules: &ObjectRules) -> bool {
     if fits_scan(rules) {
         return properties.iter().all(|(name, _)| rules.is_required(name));
     }
+    if required_in_order(rules) {
+        // Each name met one property: all are met when there are as many names.
+        return required.len() == properties.len();
+    }
     let required: std::collections::HashSet<&str> = required.iter().map(|r| &**r).collect();
     properties.iter().all(|(name, _)| required.contains(name))
+}
+
+/// True when `required` lists declared properties in their declaration order, each once, as
+/// generated schemas mostly do: one merge of the two lists then tells each property's place,
+/// without hashing every name (property names are distinct, so each name meets one property).
+fn required_in_order(rules: &ObjectRules) -> bool {
+    let mut next = rules.required.iter().peekable();
+    for (name, _) in rules.properties.iter() {
+        if next.peek().is_none() {
+            return true;
+        }
+        next.next_if(|r| ***r == *name);
+    }
+    next.peek().is_none()
 }
 
 /// True when an object is small enough that a scan of `required` per property is cheaper

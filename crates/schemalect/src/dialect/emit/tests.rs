@@ -23,7 +23,11 @@ pub(super) fn check_discarding_walk(
         return;
     }
     let discarding = walk(schema, dialect, true);
-    let on = (dialect.caps.map(|c| c.target), dialect.closure, dialect.types);
+    let on = (
+        dialect.caps.map(|c| c.target),
+        dialect.closure,
+        dialect.types,
+    );
     match (full, &discarding) {
         (Err(a), Err(b)) => assert_eq!(a.0, b.0, "blockers differ: {on:?}"),
         (Ok(a), Ok(b)) => assert_eq!(a.losses, b.losses, "losses differ: {on:?}"),
@@ -148,6 +152,69 @@ fn discarding_walk_decides_as_the_full_one() {
         };
         for subset in [Subset::Adr126, Subset::Extended, Subset::Full] {
             lower_checked(&doc["schema"], subset);
+        }
+    }
+}
+
+/// The optional properties a blocker names, read off `required` by a scan, a merge or a hash
+/// depending on the object's width and order, against a plain count over the lists.
+#[test]
+fn optional_names_are_the_same_however_required_is_read() {
+    use crate::ir::{NodeId, Properties};
+    let expected = |names: &[String], required: &[&str]| -> Option<String> {
+        let optional: Vec<&String> = names
+            .iter()
+            .filter(|n| !required.contains(&n.as_str()))
+            .collect();
+        if optional.is_empty() {
+            return None;
+        }
+        let mut shown: Vec<String> = optional.iter().take(8).map(|n| format!("`{n}`")).collect();
+        if optional.len() > 8 {
+            shown.push(format!("{} more", optional.len() - 8));
+        }
+        let verb = if optional.len() == 1 { "is" } else { "are" };
+        Some(format!("{} {verb}", shown.join(", ")))
+    };
+    for width in [1, 3, 16, 17, 40, 300] {
+        let names: Vec<String> = (0..width).map(|i| format!("p{i}")).collect();
+        let all: Vec<&str> = names.iter().map(String::as_str).collect();
+        let every_other: Vec<&str> = all.iter().copied().step_by(2).collect();
+        let mut reversed = all.clone();
+        reversed.reverse();
+        let mut with_unknown = every_other.clone();
+        with_unknown.push("undeclared");
+        let mut doubled = all.clone();
+        doubled.push(all[0]);
+        let mut all_but_last_twice = all[..width - 1].to_vec();
+        all_but_last_twice.push(all[0]);
+        let lists: [&[&str]; 8] = [
+            &[],
+            &all,
+            &every_other,
+            &reversed,
+            &with_unknown,
+            &doubled,
+            &all_but_last_twice,
+            &all[1..],
+        ];
+        for required in lists {
+            let rules = ObjectRules {
+                properties: Properties::new(
+                    names
+                        .iter()
+                        .enumerate()
+                        .map(|(i, n)| (n.as_str().into(), NodeId(i as u32)))
+                        .collect(),
+                ),
+                required: required.iter().map(|r| (*r).into()).collect(),
+                additional: Additional::Forbidden,
+            };
+            let mut written = String::new();
+            let said = write_optional_names(&rules, &mut written).then_some(written);
+            let want = expected(&names, required);
+            assert_eq!(said, want, "{width} properties, required {required:?}");
+            assert_eq!(every_property_required(&rules), want.is_none());
         }
     }
 }
