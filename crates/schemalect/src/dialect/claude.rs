@@ -16,7 +16,7 @@
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use super::closed::{self, census, root_loss};
-use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
+use super::emit::{blockers, emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Normalized, Rewrites};
 use super::Outcome;
 use crate::ir::Schema;
@@ -276,20 +276,23 @@ fn strict(
         over.merge(prepared.blocked);
         return Err(over);
     }
-    let emitted = prepared.emitted(emit(
-        &prepared.schema,
-        JsonDialect {
-            caps: Some(caps),
-            closure: Closure::RequireClosed {
-                all_required: false,
-                no_empty_objects: Some(EMPTY_CLOSED_OBJECT),
-            },
-            types: Types::OutsideUnions,
-            // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
-            references: false,
-            explicit_items: false,
+    let dialect = JsonDialect {
+        caps: Some(caps),
+        closure: Closure::RequireClosed {
+            all_required: false,
+            no_empty_objects: Some(EMPTY_CLOSED_OBJECT),
         },
-    ))?;
+        types: Types::OutsideUnions,
+        // "recursive schemas" are refused by the grammar subset (providers.md §4.3).
+        references: false,
+        explicit_items: false,
+    };
+    // Blocked by the pre-pass already: the emission only names its own blockers.
+    let emitted = prepared.emitted(if prepared.blocked.is_empty() {
+        emit(&prepared.schema, dialect)
+    } else {
+        Err(blockers(&prepared.schema, dialect))
+    })?;
     within_limits(&emitted.schema)?;
     let mut losses = normalized.losses.clone();
     losses.extend(prepared.losses);

@@ -8,13 +8,14 @@
 //! back to a weaker mode.
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
-use crate::ir::{Additional, Node, NodeId, ObjectRules, Schema};
+use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, Schema};
 use crate::keywords::{self, Role};
 use crate::lower::Loss;
 use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 
 /// How a dialect treats objects that the source leaves open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +104,9 @@ impl Degrade {
 #[derive(Debug, Default)]
 pub(crate) struct Blockers {
     list: Vec<Loss>,
-    at: HashSet<Pointer>,
+    /// Keyed by the pointers' own chain hashes (keyed per process, kept in each pointer), not
+    /// hashed again: SipHash over each blocker's pointer cost more than the rest of naming it.
+    at: HashSet<Pointer, BuildHasherDefault<Prehashed>>,
 }
 
 impl Blockers {
@@ -144,6 +147,24 @@ pub(crate) struct Emitted {
 
 /// Emits the whole schema for the dialect.
 pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Degrade> {
+    let emitted = walk(schema, dialect, false);
+    #[cfg(test)]
+    tests::check_discarding_walk(schema, dialect, &emitted);
+    emitted
+}
+
+/// The blockers of an emission that will not be sent whatever it finds, its caller holding
+/// blockers of its own (`closed::prepare`'s): the walk of [`emit`], building no wire.
+pub(crate) fn blockers(schema: &Schema, dialect: JsonDialect) -> Degrade {
+    match walk(schema, dialect, true) {
+        Ok(_) => Degrade(Vec::new()),
+        Err(d) => d,
+    }
+}
+
+/// The emission; with `discard`, one whose wire is not used (see [`Emitter::discarding`]):
+/// the schema it returns is then meaningless, its losses and blockers those of the emission.
+fn walk(schema: &Schema, dialect: JsonDialect, discard: bool) -> Result<Emitted, Degrade> {
     let mut e = Emitter {
         schema,
         d: dialect,
@@ -152,6 +173,7 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
         defs: Vec::new(),
         blocked: Blockers::default(),
         stopped: false,
+        discard,
     };
     let mut root = e.child(schema.root(), 0)?;
     // Definitions reached through recursive references, each written once; writing one may
@@ -187,6 +209,8 @@ struct Emitter<'s> {
     blocked: Blockers,
     /// A limit of the whole emission (depth, size) was hit: nothing more is walked.
     stopped: bool,
+    /// Nothing of this emission is sent, whatever the walk finds ([`blockers`]).
+    discard: bool,
 }
 
 /// Most schema objects one emission writes (shared definitions are written once per use).
@@ -297,23 +321,47 @@ impl Emitter<'_> {
         self.d.caps.map_or(Support::Kept, |c| c.support(keyword))
     }
 
-    /// Applies a plain Kept / Hint / Dropped / Degrades row. Other rows are the caller's.
+    /// True when nothing written from now on is sent: the caller said so ([`blockers`]), or
+    /// a blocker is recorded, so the emission fails (under a `not` whose blockers are forgotten, that negation is dropped whole, and
+    /// its blockers were all found inside it). The walk goes on, to name every blocker and to
+    /// make the same decisions, but builds no wire: a fallback naming a hundred blockers
+    /// would otherwise write out a hundred subschemas only to drop them.
+    #[inline(always)]
+    fn discarding(&self) -> bool {
+        self.discard || !self.blocked.is_empty()
+    }
+
+    /// Writes `keyword` into `out`, unless [`Emitter::discarding`]: then the value is not
+    /// even built. So the walk decides nothing by what `out` holds: a keyword whose writing
+    /// a later one depends on (`enum` for `const`, `pattern` for the lengths, `anyOf` for
+    /// `oneOf`) is told by what wrote it ([`Emitter::plain`]'s answer); the test
+    /// `discarding_walk_decides_as_the_full_one` compares both walks.
+    #[inline(always)]
+    fn put(&self, out: &mut Map<String, Value>, keyword: &str, value: impl FnOnce() -> Value) {
+        if !self.discarding() {
+            out.insert(keyword.to_owned(), value());
+        }
+    }
+
+    /// Applies a plain Kept / Hint / Dropped / Degrades row, true when the keyword is sent.
+    /// Other rows are the caller's.
     fn plain(
         &mut self,
         node: &Node,
         keyword: &'static str,
         value: impl FnOnce() -> Value,
         out: &mut Map<String, Value>,
-    ) -> Result<(), Degrade> {
+    ) -> Result<bool, Degrade> {
         match self.support(keyword) {
-            Support::Kept => {
-                out.insert(keyword.into(), value());
-            }
+            Support::Kept => self.put(out, keyword, value),
             Support::Hint(why) => {
-                out.insert(keyword.into(), value());
+                self.put(out, keyword, value);
                 self.loss(node, keyword, why);
             }
-            Support::Dropped(why) => self.loss(node, keyword, why),
+            Support::Dropped(why) => {
+                self.loss(node, keyword, why);
+                return Ok(false);
+            }
             Support::Degrades(why) => return Err(Self::degrade(node, keyword, why)),
             Support::Rewritten(_) | Support::Partial(_) => {
                 return Err(Self::degrade(
@@ -323,12 +371,16 @@ impl Emitter<'_> {
                 ))
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn node(&mut self, id: NodeId, depth: usize) -> Result<Map<String, Value>, Degrade> {
         let node = self.schema.node(id);
-        let mut out = Map::with_capacity(node.keyword_count());
+        let mut out = if self.discarding() {
+            Map::new()
+        } else {
+            Map::with_capacity(node.keyword_count())
+        };
         if depth > 512 {
             self.stopped = true;
             return Err(Self::degrade(
@@ -350,7 +402,7 @@ impl Emitter<'_> {
                 ..node.clone()
             }) || node.has_union();
             let name = self.def_name(target);
-            out.insert("$ref".into(), Value::from(format!("#/$defs/{name}")));
+            self.put(&mut out, "$ref", || Value::from(format!("#/$defs/{name}")));
             if !siblings {
                 return Ok(out);
             }
@@ -385,25 +437,32 @@ impl Emitter<'_> {
             ));
         }
         match node.types {
-            Some(t) => self.plain(node, "type", || type_names(t), &mut out)?,
+            Some(t) => {
+                self.plain(node, "type", || type_names(t), &mut out)?;
+            }
             None if self.d.types == Types::Explicit
                 || (self.d.types == Types::ExplicitOutsideBareUnions && !self.bare_union(node))
                 || (self.d.types == Types::OutsideUnions && !node.has_union()) =>
             {
-                out.insert("type".into(), type_names(admitted));
+                self.put(&mut out, "type", || type_names(admitted));
             }
             None => {}
         }
+        let mut enum_sent = false;
         if let Some(e) = &node.enumeration {
             match self.support("enum") {
                 Support::Partial(Partial::EnumValues(kinds)) => {
                     if e.values.iter().all(|v| value_kind_ok(v, kinds)) {
-                        out.insert("enum".into(), Value::Array(e.values.clone()));
+                        self.put(&mut out, "enum", || Value::Array(e.values.clone()));
+                        enum_sent = true;
                     } else {
                         self.loss(node, "enum", "has values of a kind the provider does not accept in `enum`; dropped whole (filtering would narrow)");
                     }
                 }
-                _ => self.plain(node, "enum", || Value::Array(e.values.clone()), &mut out)?,
+                _ => {
+                    enum_sent =
+                        self.plain(node, "enum", || Value::Array(e.values.clone()), &mut out)?;
+                }
             }
         }
         if let Some(c) = &node.constant {
@@ -414,8 +473,8 @@ impl Emitter<'_> {
                         Support::Kept => true,
                         _ => false,
                     };
-                    if enum_ok && !out.contains_key("enum") {
-                        out.insert("enum".into(), Value::Array(vec![(**c).clone()]));
+                    if enum_ok && !enum_sent {
+                        self.put(&mut out, "enum", || Value::Array(vec![(**c).clone()]));
                     } else {
                         self.loss(
                             node,
@@ -424,7 +483,9 @@ impl Emitter<'_> {
                         );
                     }
                 }
-                _ => self.plain(node, "const", || (**c).clone(), &mut out)?,
+                _ => {
+                    self.plain(node, "const", || (**c).clone(), &mut out)?;
+                }
             }
         }
         // A node blocked by one of its own keywords still has its subschemas walked, so that
@@ -448,10 +509,13 @@ impl Emitter<'_> {
         // it, `admitted`: a node whose types cannot name arrays (or objects and arrays) skips
         // the map look-ups, which cost as much as the rest of a small node's emission.
         let written = node.types.unwrap_or(admitted);
-        if self.d.explicit_items && written.contains(JsonType::Array) {
+        if self.discarding() {
+            // Both only reshape what is written.
+        } else if self.d.explicit_items && written.contains(JsonType::Array) {
             items_said(&mut out);
         }
-        if self.d.closure != Closure::AsSource
+        if !self.discarding()
+            && self.d.closure != Closure::AsSource
             && written.contains(JsonType::Object)
             && written.contains(JsonType::Array)
         {
@@ -487,7 +551,9 @@ impl Emitter<'_> {
                 Support::Rewritten(Rewrite::IntoDescription) => {
                     description = Some(with_format_hint(description.as_deref(), f));
                 }
-                _ => self.plain(node, "format", || Value::from(&**f), out)?,
+                _ => {
+                    self.plain(node, "format", || Value::from(&**f), out)?;
+                }
             }
         }
         if let Some(d) = description {
@@ -507,17 +573,25 @@ impl Emitter<'_> {
         let rules = node.object.as_deref();
         if let Some(rules) = rules {
             if !rules.properties.is_empty() || out.contains_key("type") || admits_objects {
-                let mut props = Map::with_capacity(rules.properties.len());
+                let mut props = if self.discarding() {
+                    Map::new()
+                } else {
+                    Map::with_capacity(rules.properties.len())
+                };
                 for (name, id) in rules.properties.iter() {
-                    props.insert(name.to_owned(), Value::Object(self.child(id, depth + 1)?));
+                    let sub = self.child(id, depth + 1)?;
+                    if !self.discarding() {
+                        props.insert(name.to_owned(), Value::Object(sub));
+                    }
                 }
                 if !rules.properties.is_empty() {
                     self.plain(node, "properties", || Value::Object(props), out)?;
                 }
             }
             if !rules.required.is_empty() {
-                let req = rules.required.iter().map(|r| Value::from(&**r)).collect();
-                self.plain(node, "required", || Value::Array(req), out)?;
+                let req =
+                    || Value::Array(rules.required.iter().map(|r| Value::from(&**r)).collect());
+                self.plain(node, "required", req, out)?;
             }
         }
         let additional = rules.map_or(Additional::Unspecified, |r| r.additional);
@@ -539,12 +613,15 @@ impl Emitter<'_> {
             {
                 // One blocker per node, naming all it needs: the optional properties too.
                 const OPEN: &str = "the object is open (undeclared members allowed) and the provider requires every object closed";
-                let why = match rules.and_then(optional_names).filter(|_| all_required) {
-                    Some(names) => {
-                        format!("{OPEN}; and every property required, while {names} optional")
+                let mut why = String::from(OPEN);
+                if let Some(rules) = rules.filter(|_| all_required) {
+                    why.push_str("; and every property required, while ");
+                    if write_optional_names(rules, &mut why) {
+                        why.push_str(" optional");
+                    } else {
+                        why.truncate(OPEN.len());
                     }
-                    None => OPEN.to_owned(),
-                };
+                }
                 return Err(Degrade::from(Loss::new(
                     &node.pointer,
                     "additionalProperties",
@@ -576,15 +653,10 @@ impl Emitter<'_> {
             Some(rules),
         ) = (self.d.closure, rules)
         {
-            if !every_property_required(rules) {
-                let names = optional_names(rules).unwrap_or_else(|| "a property is".to_owned());
-                return Err(Degrade::from(Loss::new(
-                    &node.pointer,
-                    "required",
-                    format!(
-                        "{names} optional and the provider requires every property to be required"
-                    ),
-                )));
+            let mut why = String::new();
+            if write_optional_names(rules, &mut why) {
+                why.push_str(" optional and the provider requires every property to be required");
+                return Err(Degrade::from(Loss::new(&node.pointer, "required", why)));
             }
         }
         Ok(())
@@ -599,6 +671,8 @@ impl Emitter<'_> {
         let Some(rules) = &node.array else {
             return Ok(());
         };
+        // What is written, told by what wrote it rather than looked up in `out` again.
+        let mut items_sent = false;
         if !rules.prefix_items.is_empty() {
             match self.support("prefixItems") {
                 Support::Rewritten(Rewrite::PrefixItemsAsItems) => {
@@ -608,9 +682,12 @@ impl Emitter<'_> {
                             for id in rules.prefix_items.iter().copied().chain([tail]) {
                                 branches.push(Value::Object(self.child(id, depth + 1)?));
                             }
-                            let mut items = Map::new();
-                            items.insert("anyOf".into(), Value::Array(branches));
-                            out.insert("items".into(), Value::Object(items));
+                            self.put(out, "items", || {
+                                let mut items = Map::new();
+                                items.insert("anyOf".into(), Value::Array(branches));
+                                Value::Object(items)
+                            });
+                            items_sent = true;
                             self.loss(node, "prefixItems", "positions not enforced: every item may match any position's schema");
                         }
                         None => self.loss(node, "prefixItems", "positions not enforced: the tail is unconstrained, so items are left unconstrained"),
@@ -621,21 +698,24 @@ impl Emitter<'_> {
                     for id in &rules.prefix_items {
                         list.push(Value::Object(self.child(*id, depth + 1)?));
                     }
-                    self.plain(node, "prefixItems", || Value::Array(list), out)?;
+                    items_sent = self.plain(node, "prefixItems", || Value::Array(list), out)?;
                     if let Some(tail) = rules.items {
                         let sub = self.child(tail, depth + 1)?;
-                        self.plain(node, "items", || Value::Object(sub), out)?;
+                        items_sent |= self.plain(node, "items", || Value::Object(sub), out)?;
                     }
                 }
             }
         } else if let Some(items) = rules.items {
             let sub = self.child(items, depth + 1)?;
-            self.plain(node, "items", || Value::Object(sub), out)?;
+            items_sent = self.plain(node, "items", || Value::Object(sub), out)?;
         }
+        // The `minItems` written, 0 for none.
+        let mut min_items = 0;
         if let Some(n) = rules.min_items {
             match self.support("minItems") {
                 Support::Rewritten(Rewrite::MinItemsAtMostOne) if n > 1 => {
-                    out.insert("minItems".into(), Value::from(1));
+                    self.put(out, "minItems", || Value::from(1));
+                    min_items = 1;
                     self.loss(
                         node,
                         "minItems",
@@ -643,9 +723,14 @@ impl Emitter<'_> {
                     );
                 }
                 Support::Rewritten(Rewrite::MinItemsAtMostOne) => {
-                    out.insert("minItems".into(), Value::from(n));
+                    self.put(out, "minItems", || Value::from(n));
+                    min_items = n;
                 }
-                _ => self.plain(node, "minItems", || Value::from(n), out)?,
+                _ => {
+                    if self.plain(node, "minItems", || Value::from(n), out)? {
+                        min_items = n;
+                    }
+                }
             }
         }
         if let Some(n) = rules.max_items {
@@ -654,30 +739,26 @@ impl Emitter<'_> {
         // `minItems` without `items` is refused by xgrammar ("minItems is greater than the
         // number of prefixItems", issue 18): say "any item" explicitly, in the dialect's
         // spelling of "any value". The strict dialects spell no "any value"; they are left.
-        if out
-            .get("minItems")
-            .and_then(Value::as_u64)
-            .is_some_and(|n| n > 0)
-            && !out.contains_key("items")
-            && !out.contains_key("prefixItems")
-        {
+        if min_items > 0 && !items_sent {
             match self.d.types {
                 // `{}` is "any value" for xgrammar, and a typed spelling would hold an array
                 // type without `items`, which it reads as closed.
                 _ if self.d.explicit_items => {
-                    out.insert("items".into(), Value::Object(Map::new()));
+                    self.put(out, "items", || Value::Object(Map::new()));
                 }
                 Types::AsSource => {
-                    out.insert("items".into(), Value::Object(Map::new()));
+                    self.put(out, "items", || Value::Object(Map::new()));
                 }
                 Types::Explicit | Types::ExplicitOutsideBareUnions => {
-                    let mut any = Map::new();
-                    any.insert("type".into(), type_names(TypeSet::ANY));
-                    if self.d.closure == Closure::ExplicitOpen {
-                        any.insert("additionalProperties".into(), Value::Bool(true));
-                    }
-                    split_object_keywords(&mut any);
-                    out.insert("items".into(), Value::Object(any));
+                    self.put(out, "items", || {
+                        let mut any = Map::new();
+                        any.insert("type".into(), type_names(TypeSet::ANY));
+                        if self.d.closure == Closure::ExplicitOpen {
+                            any.insert("additionalProperties".into(), Value::Bool(true));
+                        }
+                        split_object_keywords(&mut any);
+                        Value::Object(any)
+                    });
                 }
                 Types::OutsideUnions => {}
             }
@@ -702,14 +783,13 @@ impl Emitter<'_> {
             match self.support("pattern") {
                 Support::Partial(Partial::Patterns(rule)) => match pattern_for(p, rule) {
                     Ok(text) => {
-                        out.insert("pattern".into(), Value::from(text));
+                        self.put(out, "pattern", || Value::from(text));
                         pattern_sent = true;
                     }
                     Err(why) => self.loss(node, "pattern", why),
                 },
                 _ => {
-                    self.plain(node, "pattern", || Value::from(p.as_str()), out)?;
-                    pattern_sent = out.contains_key("pattern");
+                    pattern_sent = self.plain(node, "pattern", || Value::from(p.as_str()), out)?;
                 }
             }
         }
@@ -728,12 +808,14 @@ impl Emitter<'_> {
                     self.loss(node, keyword, "not sent beside a `pattern`: llama.cpp's converter reads the pattern instead, and a grammar engine that intersects the two can exhaust its lexer and block valid text");
                 }
                 Support::Partial(Partial::PlainStrings(why)) => {
-                    out.insert(keyword.into(), Value::from(n));
+                    self.put(out, keyword, || Value::from(n));
                     if !only_strings {
                         self.loss(node, keyword, why);
                     }
                 }
-                _ => self.plain(node, keyword, || Value::from(n), out)?,
+                _ => {
+                    self.plain(node, keyword, || Value::from(n), out)?;
+                }
             }
         }
         Ok(())
@@ -766,7 +848,7 @@ impl Emitter<'_> {
             };
             match self.support(keyword) {
                 Support::Rewritten(Rewrite::ExclusiveAsInclusive) => {
-                    out.insert(inclusive.into(), Value::Number(b.value.clone()));
+                    self.put(out, inclusive, || Value::Number(b.value.clone()));
                     self.loss(
                         node,
                         keyword,
@@ -774,7 +856,7 @@ impl Emitter<'_> {
                     );
                 }
                 Support::Partial(Partial::IntegersOnly(why)) => {
-                    out.insert(keyword.into(), Value::Number(b.value.clone()));
+                    self.put(out, keyword, || Value::Number(b.value.clone()));
                     if !only_integers {
                         self.loss(node, keyword, why);
                     }
@@ -787,12 +869,14 @@ impl Emitter<'_> {
                         .as_i64()
                         .is_some_and(|v| v.unsigned_abs() <= MAX_EXACT_INTEGER);
                     if integral && !admitted.contains(JsonType::Number) {
-                        out.insert(keyword.into(), Value::Number(b.value.clone()));
+                        self.put(out, keyword, || Value::Number(b.value.clone()));
                     } else {
                         self.loss(node, keyword, why);
                     }
                 }
-                _ => self.plain(node, keyword, || Value::Number(b.value.clone()), out)?,
+                _ => {
+                    self.plain(node, keyword, || Value::Number(b.value.clone()), out)?;
+                }
             }
         }
         if let Some(m) = rules.multiple_of {
@@ -807,14 +891,15 @@ impl Emitter<'_> {
         depth: usize,
         out: &mut Map<String, Value>,
     ) -> Result<(), Degrade> {
+        let mut any_of_sent = false;
         if !node.any_of.is_empty() {
             let list = self.branches(node, &node.any_of, depth)?;
-            self.plain(node, "anyOf", || Value::Array(list), out)?;
+            any_of_sent = self.plain(node, "anyOf", || Value::Array(list), out)?;
         }
         if !node.one_of.is_empty() {
             match self.support("oneOf") {
                 Support::Rewritten(Rewrite::OneOfAsAnyOf) => {
-                    if out.contains_key("anyOf") {
+                    if any_of_sent {
                         return Err(Self::degrade(
                             node,
                             "oneOf",
@@ -822,7 +907,7 @@ impl Emitter<'_> {
                         ));
                     }
                     let list = self.branches(node, &node.one_of, depth)?;
-                    out.insert("anyOf".into(), Value::Array(list));
+                    self.put(out, "anyOf", || Value::Array(list));
                     self.loss(node, "oneOf", "sent as `anyOf`: matching more than one alternative is not prevented natively");
                 }
                 Support::Kept | Support::Hint(_) => {
@@ -831,13 +916,13 @@ impl Emitter<'_> {
                     // a value the source accepts. Otherwise it goes as `anyOf`.
                     let before = self.losses.len();
                     let list = self.branches(node, &node.one_of, depth)?;
-                    if self.losses.len() == before || out.contains_key("anyOf") {
+                    if self.losses.len() == before || any_of_sent {
                         if self.losses.len() != before {
                             return Err(Self::degrade(node, "oneOf", "branches lost constraints, and `oneOf` cannot be sent as `anyOf` beside an `anyOf`"));
                         }
                         self.plain(node, "oneOf", || Value::Array(list), out)?;
                     } else {
-                        out.insert("anyOf".into(), Value::Array(list));
+                        self.put(out, "anyOf", || Value::Array(list));
                         self.loss(node, "oneOf", "sent as `anyOf`: its branches lost constraints, so exclusivity cannot be sent without narrowing");
                     }
                 }
@@ -959,45 +1044,94 @@ impl Emitter<'_> {
     }
 }
 
-/// True when `required` lists every declared property. Scans on the small objects of most
-/// schemas; hashes the names on wide ones, where a scan per property would be quadratic.
-/// The optional properties of `rules` for a message: "`b` is", "`b`, `c` are", the first
-/// eight and how many more; `None` when every property is required.
-fn optional_names(rules: &ObjectRules) -> Option<String> {
+/// Writes the optional properties of `rules` for a message, "`b` is", "`b`, `c` are", the
+/// first eight and how many more, into `out`, in one string: a blocker names them for each
+/// node that has them. False, writing nothing, when every property is required.
+fn write_optional_names(rules: &ObjectRules, out: &mut String) -> bool {
     const SHOWN: usize = 8;
     if every_property_required(rules) {
-        return None;
+        return false;
     }
-    let required: std::collections::HashSet<&str> = rules.required.iter().map(|r| &**r).collect();
-    let optional: Vec<&str> = rules
-        .properties
-        .iter()
-        .map(|(name, _)| name)
-        .filter(|name| !required.contains(name))
-        .collect();
-    let mut names: Vec<String> = optional
-        .iter()
-        .take(SHOWN)
-        .map(|n| format!("`{n}`"))
-        .collect();
-    if optional.len() > SHOWN {
-        names.push(format!("{} more", optional.len() - SHOWN));
+    // As `every_property_required` reads `required`: scanned on small objects, merged
+    // where it lists properties in their order, hashed otherwise.
+    let (scan, in_order) = match fits_scan(rules) {
+        true => (true, false),
+        false => (false, required_in_order(rules)),
+    };
+    let required: std::collections::HashSet<&str> = if scan || in_order {
+        std::collections::HashSet::new()
+    } else {
+        rules.required.iter().map(|r| &**r).collect()
+    };
+    let mut next = rules.required.iter().peekable();
+    let mut optional = 0usize;
+    for (name, _) in rules.properties.iter() {
+        let listed = if scan {
+            rules.is_required(name)
+        } else if in_order {
+            next.next_if(|r| ***r == *name).is_some()
+        } else {
+            required.contains(name)
+        };
+        if listed {
+            continue;
+        }
+        if optional < SHOWN {
+            if optional > 0 {
+                out.push_str(", ");
+            }
+            out.push('`');
+            out.push_str(name);
+            out.push('`');
+        }
+        optional += 1;
     }
-    let verb = if optional.len() == 1 { "is" } else { "are" };
-    Some(format!("{} {verb}", names.join(", ")))
+    if optional > SHOWN {
+        use std::fmt::Write;
+        let _ = write!(out, ", {} more", optional - SHOWN);
+    }
+    out.push_str(if optional == 1 { " is" } else { " are" });
+    true
 }
 
+/// True when `required` lists every declared property. Scans on the small objects of most
+/// schemas; on wide ones, where a scan per property would be quadratic, merges the two lists
+/// when `required` follows the declaration order and hashes the names otherwise.
 fn every_property_required(rules: &ObjectRules) -> bool {
-    const SCAN: usize = 16;
     let (properties, required) = (&rules.properties, &rules.required);
     if required.len() < properties.len() {
         return false;
     }
-    if properties.len() <= SCAN && required.len() <= 4 * SCAN {
+    if fits_scan(rules) {
         return properties.iter().all(|(name, _)| rules.is_required(name));
+    }
+    if required_in_order(rules) {
+        // Each name met one property: all are met when there are as many names.
+        return required.len() == properties.len();
     }
     let required: std::collections::HashSet<&str> = required.iter().map(|r| &**r).collect();
     properties.iter().all(|(name, _)| required.contains(name))
+}
+
+/// True when `required` lists declared properties in their declaration order, each once, as
+/// generated schemas mostly do: one merge of the two lists then tells each property's place,
+/// without hashing every name (property names are distinct, so each name meets one property).
+fn required_in_order(rules: &ObjectRules) -> bool {
+    let mut next = rules.required.iter().peekable();
+    for (name, _) in rules.properties.iter() {
+        if next.peek().is_none() {
+            return true;
+        }
+        next.next_if(|r| ***r == *name);
+    }
+    next.peek().is_none()
+}
+
+/// True when an object is small enough that a scan of `required` per property is cheaper
+/// than hashing the names.
+fn fits_scan(rules: &ObjectRules) -> bool {
+    const SCAN: usize = 16;
+    rules.properties.len() <= SCAN && rules.required.len() <= 4 * SCAN
 }
 
 /// Keywords that only speak about objects.
@@ -1183,3 +1317,6 @@ pub(crate) fn fully_anchored(p: &crate::pattern::Pattern) -> bool {
     let f = p.features();
     f.anchored_start && f.anchored_end && !f.anchors_inside
 }
+
+#[cfg(test)]
+mod tests;

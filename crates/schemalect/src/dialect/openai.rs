@@ -17,7 +17,7 @@
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use super::closed::{self, census, root_loss, Fields};
-use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
+use super::emit::{blockers, emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
 use crate::ir::Schema;
@@ -297,24 +297,27 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
     );
     closed::object_root(&normalized.schema).map_err(Degrade::from)?;
     let prepared = closed::prepare(&normalized.schema, caps);
-    let emitted = prepared.emitted(emit(
-        &prepared.schema,
-        JsonDialect {
-            caps: Some(caps),
-            closure: Closure::RequireClosed {
-                all_required: true,
-                no_empty_objects: None,
-            },
-            types: Types::OutsideUnions,
-            // OpenAI (both APIs) and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
-            // and OpenRouter routes do not say, so recursion degrades there.
-            references: matches!(
-                caps.target,
-                Target::OpenAi | Target::OpenAiResponses | Target::Groq
-            ),
-            explicit_items: false,
+    let dialect = JsonDialect {
+        caps: Some(caps),
+        closure: Closure::RequireClosed {
+            all_required: true,
+            no_empty_objects: None,
         },
-    ))?;
+        types: Types::OutsideUnions,
+        // OpenAI (both APIs) and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
+        // and OpenRouter routes do not say, so recursion degrades there.
+        references: matches!(
+            caps.target,
+            Target::OpenAi | Target::OpenAiResponses | Target::Groq
+        ),
+        explicit_items: false,
+    };
+    // Blocked by the pre-pass already: the emission only names its own blockers.
+    let emitted = prepared.emitted(if prepared.blocked.is_empty() {
+        emit(&prepared.schema, dialect)
+    } else {
+        Err(blockers(&prepared.schema, dialect))
+    })?;
     let mut sent = emitted.schema;
     complete_closed_objects(&mut sent);
     within_limits(&sent)?;
