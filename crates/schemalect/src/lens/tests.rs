@@ -310,11 +310,19 @@ fn unique_items_are_not_asked_of_items_that_may_be_sent_alike() {
     };
     let w = r.lens.encode(&json!([{"a": null}, {}]), sides).unwrap();
     assert!(r.wire.is_valid(&w), "{w}");
-    assert!(r.losses.iter().any(|l| l.keyword == "uniqueItems"), "{:?}", r.losses);
+    assert!(
+        r.losses.iter().any(|l| l.keyword == "uniqueItems"),
+        "{:?}",
+        r.losses
+    );
     // Without `null` read as absence the wrapper keeps the items apart, and the wire keeps
     // `uniqueItems`.
     let r = reshape_with(&s, STRICT, false);
-    assert!(!r.losses.iter().any(|l| l.keyword == "uniqueItems"), "{:?}", r.losses);
+    assert!(
+        !r.losses.iter().any(|l| l.keyword == "uniqueItems"),
+        "{:?}",
+        r.losses
+    );
     // Items under different lenses by position: the string "1" as it is, the number 1 as
     // JSON text.
     let tuple = json!({
