@@ -529,8 +529,10 @@ pub struct Node {
     pub annotations: Option<Arc<Annotations>>,
     /// `minProperties`, `maxProperties`: set only where a `full` schema is lowered for a
     /// target whose dialect sends them (see [`crate::dialect::full_rows`]); the other subsets
-    /// refuse both keywords and `full` itself keeps them in [`FullRules`]. The validator does
-    /// not read it: answers are held to the source schema, never to a lowering's rewrite.
+    /// refuse both keywords and `full` itself keeps them in [`FullRules`]. Answers are held
+    /// to the source schema, never to this rewrite; the validator still reads it, because the
+    /// reshaping lens chooses a union's branch by the rewrite's verdict (a `not` over kept
+    /// counts would otherwise reject every object).
     /// Behind a pointer, one word, so that the nodes of every other schema stay small.
     pub property_counts: Option<Arc<PropertyCounts>>,
 }

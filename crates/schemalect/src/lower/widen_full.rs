@@ -477,6 +477,28 @@ mod tests {
     }
 
     #[test]
+    fn kept_counts_under_not_are_read_when_a_reshaped_answer_is_encoded() {
+        // Found by the `full` widening property (seed 22): the reshaping lens picks a union's
+        // branch by the widened schema's verdict, and a `not` over counts the widening keeps
+        // for Gemini rejected every object there while the validator did not read them.
+        let s = full(json!({
+            "$schema": "http://json-schema.org/draft-06/schema#",
+            "anyOf": [{"type": "object", "not": {"minProperties": 1}}]
+        }));
+        let (w, _) = super::widen(&s, Target::Gemini).unwrap_or_else(|| panic!("widened"));
+        assert!(w.is_valid(&json!({})) && !w.is_valid(&json!({"a": 1})));
+        let options = LowerOptions::default().with_profile(crate::Profile::Reshaping);
+        let l = s.lower(Target::Gemini, &options);
+        assert!(l.is_reshaped(), "{:?}", l.losses());
+        let sent = l.encode(&json!({})).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sent, json!("{}"));
+        let answer = l
+            .accept(&sent.to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(answer, json!({}));
+    }
+
+    #[test]
     fn counts_merge_through_all_of_and_unions_and_bound_a_reshaped_map() {
         let options = LowerOptions::default();
         let s = full(json!({

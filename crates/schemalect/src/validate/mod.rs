@@ -714,6 +714,14 @@ impl<'s, 'n> Walk<'s, 'n> {
                 if let Some(members) = members {
                     valid &= self.object(node, members, map, path, errors);
                 }
+                if let Some(counts) = node.property_counts.as_deref() {
+                    valid &= checks::property_count(
+                        counts.min,
+                        counts.max,
+                        map.len(),
+                        &mut At { errors, node, path },
+                    );
+                }
             }
             _ => {
                 if !self.pay(brief, node, inst, 0, path, errors, &mut valid) {

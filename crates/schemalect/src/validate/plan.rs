@@ -83,7 +83,7 @@ impl Plan {
                             !o.required.is_empty()
                                 || !o.properties.is_empty()
                                 || o.additional != Additional::Unspecified
-                        }),
+                        }) || node.property_counts.is_some(),
                         OBJECT,
                     ),
                     (
