@@ -492,9 +492,7 @@ mod tests {
         assert!(l.is_reshaped(), "{:?}", l.losses());
         let sent = l.encode(&json!({})).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(sent, json!("{}"));
-        let answer = l
-            .accept(&sent.to_string())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let answer = l.accept(sent.to_string()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(answer, json!({}));
     }
 

@@ -57,6 +57,12 @@ impl<'i> Evaluated<'i> {
     }
 }
 
+/// The error of a walk stopped by [`MAX_DEPTH`].
+#[cold]
+fn depth_message() -> String {
+    format!("validation stopped: past {MAX_DEPTH} levels of nesting (subschemas applied within one another)")
+}
+
 /// Where failures go: nowhere (a verdict), the error list, or the first failure of a union
 /// branch whose reason a failed `anyOf`/`oneOf` gives.
 enum Dest<'e> {
@@ -155,13 +161,16 @@ impl<'s> FullWalk<'s> {
             &mut Evaluated::default(),
         );
         if self.exceeded.get() {
+            // Recorded where it happened when errors were recorded there; under `not` or a
+            // union, whose errors are not kept, said at the root, so that the list always
+            // names why the walk stopped.
             if let Some(Dest::List(list)) = errors {
-                if list.is_empty() {
+                if !list.iter().any(|e| e.message == depth_message()) {
                     list.push(ValidationError {
                         instance_path: Pointer::root(),
                         schema_path: Pointer::root(),
                         keyword: "$ref",
-                        message: format!("validation stopped: past {MAX_DEPTH} levels of nesting"),
+                        message: depth_message(),
                     });
                 }
             }
@@ -231,6 +240,7 @@ impl<'s> FullWalk<'s> {
         let depth = self.depth.get();
         if depth >= MAX_DEPTH {
             self.exceeded.set(true);
+            record(errors, self.schema.node(id), "$ref", path, depth_message);
             return false;
         }
         self.depth.set(depth + 1);

@@ -399,6 +399,12 @@ impl Report for Vec<ValidationError> {
 }
 
 /// Short for "record the failure, and stop here when only a verdict is wanted".
+/// The error of a walk stopped by [`MAX_EVAL_DEPTH`], where it stopped.
+#[cold]
+fn depth_message() -> String {
+    format!("the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels")
+}
+
 macro_rules! fail {
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
         $valid = false;
@@ -467,12 +473,12 @@ impl<'s, 'n> Walk<'s, 'n> {
     /// under `not` or a union, whose errors are not kept, an error says so (the instance is
     /// not accepted either way).
     fn settle(&self, valid: bool, errors: &mut Vec<ValidationError>) -> bool {
-        if self.exceeded.get() && errors.is_empty() {
+        if self.exceeded.get() && !errors.iter().any(|e| e.message == depth_message()) {
             errors.push(ValidationError {
                 instance_path: Pointer::root(),
                 schema_path: Pointer::root(),
                 keyword: "$ref",
-                message: format!("validation stopped: the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels"),
+                message: format!("validation stopped: {}", depth_message()),
             });
         }
         valid && !self.exceeded.get()
@@ -508,9 +514,7 @@ impl<'s, 'n> Walk<'s, 'n> {
             }
             self.exceeded.set(true);
             let node = self.schema.node(id);
-            errors.record(node, "$ref", path, || {
-                format!("the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels")
-            });
+            errors.record(node, "$ref", path, depth_message);
             return false;
         }
         self.depth.set(depth + 1);

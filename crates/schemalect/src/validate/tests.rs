@@ -557,3 +557,48 @@ fn a_walk_past_the_detached_allowance_gets_the_installed_budgets_answer() {
     // Within it, a small instance is accepted on the detached meter alone.
     assert!(s.is_valid(&json!([1, 2, 3])) && s.validate(&json!([1, 2, 3])).is_ok());
 }
+
+/// A chain of `levels` `dependentSchemas`, each through a `$ref` to the next, and an object
+/// with every key of the chain (valid when the walk can follow it to its end).
+fn dependent_chain(levels: usize) -> (Schema, Value) {
+    let mut defs = serde_json::Map::new();
+    for i in 0..levels {
+        defs.insert(
+            format!("d{i}"),
+            json!({"required": [format!("k{i}")],
+                   "dependentSchemas": {format!("k{i}"): {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+        );
+    }
+    defs.insert(format!("d{levels}"), json!({}));
+    let s = Schema::parse_with(
+        &json!({"$defs": defs, "$ref": "#/$defs/d0"}),
+        &crate::ParseOptions::default().with_subset(Subset::Full),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let inst = (0..levels).map(|i| (format!("k{i}"), json!(i))).collect();
+    (s, Value::Object(inst))
+}
+
+#[test]
+fn a_full_walk_stopped_by_its_depth_cap_says_so_beside_the_failures_it_caused() {
+    let (s, inst) = dependent_chain(20);
+    assert!(s.is_valid(&inst) && s.validate(&inst).is_ok());
+    // Deeper than the `full` walk's cap: each level records its own failure, and the list
+    // must still name the cause, once, where it happened.
+    let (s, inst) = dependent_chain(super::full::MAX_DEPTH);
+    assert!(!s.is_valid(&inst));
+    let e = s.validate(&inst).unwrap_err();
+    assert!(e.errors.len() > 1, "{e}");
+    let stopped: Vec<_> = e
+        .errors
+        .iter()
+        .filter(|e| e.message.contains("levels of nesting"))
+        .collect();
+    assert_eq!(stopped.len(), 1, "{e}");
+    assert!(
+        stopped
+            .iter()
+            .all(|e| e.schema_path.to_string().starts_with("/$defs/")),
+        "{e}"
+    );
+}
