@@ -5,7 +5,8 @@
 //!
 //! A pointer is a chain of segments, each holding one reference token and a shared link to its
 //! parent, so a node's pointer costs one short token, not its whole path: one long property
-//! name above many nodes is stored once (docs/security.md, finding 6). The text is built only
+//! name above many nodes is stored once (docs/security.md, finding 6). A token of up to 22
+//! bytes is kept in its segment, so a step costs one allocation. The text is built only
 //! when asked ([`Pointer::as_str`] caches it; [`fmt::Display`], [`Pointer::write_to`] and the
 //! comparisons stream it without building it). Each segment also keeps the hash of the whole
 //! pointer, computed once from its parent's and its own token when the pointer is first
@@ -34,7 +35,7 @@ pub struct Pointer(
 struct Segment {
     parent: Option<Arc<Segment>>,
     /// The unescaped reference token.
-    token: Box<str>,
+    token: Token,
     /// Segments from the root to this one, this one included.
     depth: usize,
     /// The hash of the token sequence from the root to this one, 0 until first asked: equal
@@ -42,6 +43,66 @@ struct Segment {
     hash: AtomicU64,
     /// The escaped text of the whole pointer, once someone asked for it as a `&str`.
     text: OnceLock<Box<str>>,
+}
+
+/// Bytes of a reference token kept in its segment rather than in an allocation of its own.
+const INLINE: usize = 22;
+
+/// A reference token: a short one (every keyword, an index, most property names) in the
+/// segment itself, so that a step of a pointer costs one allocation, not two (the parser
+/// makes one per subschema); a longer one on the heap.
+enum Token {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<str>),
+}
+
+impl Token {
+    fn new(token: &str) -> Token {
+        let mut bytes = [0; INLINE];
+        match bytes.get_mut(..token.len()) {
+            Some(head) => {
+                head.copy_from_slice(token.as_bytes());
+                Token::Inline {
+                    len: token.len() as u8,
+                    bytes,
+                }
+            }
+            None => Token::Heap(token.into()),
+        }
+    }
+
+    /// An array index, written without a `String` in between.
+    fn index(i: usize) -> Token {
+        use std::io::Write;
+        let mut bytes = [0; INLINE];
+        let mut rest = &mut bytes[..];
+        // 20 digits at most: always fits.
+        let _ = write!(rest, "{i}");
+        let len = INLINE - rest.len();
+        Token::Inline {
+            len: len as u8,
+            bytes,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // Always the bytes of a whole `&str` (`Token::new`) or of digits (`Token::index`).
+            Token::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+            Token::Heap(t) => t,
+        }
+    }
+}
+
+impl std::ops::Deref for Token {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
 }
 
 impl Drop for Segment {
@@ -67,7 +128,7 @@ impl Pointer {
         Pointer(None)
     }
 
-    fn push(&self, token: Box<str>) -> Self {
+    fn push(&self, token: Token) -> Self {
         let depth = self.0.as_ref().map_or(0, |s| s.depth) + 1;
         Pointer(Some(Arc::new(Segment {
             parent: self.0.clone(),
@@ -112,12 +173,12 @@ impl Pointer {
     /// This pointer extended by one reference token (given unescaped; escaped per RFC 6901 in
     /// the text).
     pub fn join(&self, token: &str) -> Self {
-        self.push(token.into())
+        self.push(Token::new(token))
     }
 
     /// This pointer extended by an array index.
     pub fn index(&self, i: usize) -> Self {
-        self.push(i.to_string().into_boxed_str())
+        self.push(Token::index(i))
     }
 
     /// The segments from the root down, in order.
@@ -268,7 +329,7 @@ impl PartialEq for Pointer {
                     }
                     let (hx, hy) = (x.hash.load(Atomic::Relaxed), y.hash.load(Atomic::Relaxed));
                     let differ = hx != 0 && hy != 0 && hx != hy;
-                    if differ || x.depth != y.depth || x.token != y.token {
+                    if differ || x.depth != y.depth || *x.token != *y.token {
                         return false;
                     }
                     a = x.parent.as_deref();
@@ -393,6 +454,32 @@ mod tests {
             format!("{:?}", Pointer::root().join("x")),
             "Pointer(\"/x\")"
         );
+    }
+
+    #[test]
+    fn tokens_inline_and_on_the_heap_read_back_alike() {
+        // Either side of the inline size, in bytes of UTF-8 (a two-byte character across it).
+        let tokens = [
+            String::new(),
+            "a".repeat(INLINE),
+            "a".repeat(INLINE + 1),
+            format!("{}é", "a".repeat(INLINE - 1)),
+            "é~/".repeat(8),
+        ];
+        for t in &tokens {
+            let p = Pointer::root().join(t);
+            assert_eq!(p.tokens().collect::<Vec<_>>(), vec![t.clone()]);
+            assert_eq!(Pointer::parse(p.as_str()), Some(p.clone()));
+            assert_eq!(
+                matches!(Token::new(t), Token::Inline { .. }),
+                t.len() <= INLINE
+            );
+        }
+        for i in [0, 7, 10, 12_345, usize::MAX] {
+            let p = Pointer::root().index(i);
+            assert_eq!(p.as_str(), format!("/{i}"));
+            assert_eq!(p, Pointer::root().join(&i.to_string()));
+        }
     }
 
     #[test]
