@@ -165,12 +165,13 @@ impl<'s> FullWalk<'s> {
             // union, whose errors are not kept, said at the root, so that the list always
             // names why the walk stopped.
             if let Some(Dest::List(list)) = errors {
-                if !list.iter().any(|e| e.message == depth_message()) {
+                let message = depth_message();
+                if !list.iter().any(|e| e.message == message) {
                     list.push(ValidationError {
                         instance_path: Pointer::root(),
                         schema_path: Pointer::root(),
                         keyword: "$ref",
-                        message: depth_message(),
+                        message,
                     });
                 }
             }

@@ -181,8 +181,9 @@ enum Path<'a> {
     Index(&'a Path<'a>, usize),
 }
 
-impl Path<'_> {
-    fn to_pointer(&self) -> Pointer {
+impl<'a> Path<'a> {
+    /// The steps from the root down (iterative: a path is as deep as the instance nests).
+    fn steps(&self) -> Vec<Step<'a>> {
         let mut steps = Vec::new();
         let mut cur = self;
         loop {
@@ -198,13 +199,19 @@ impl Path<'_> {
                 }
             }
         }
-        steps.iter().rev().fold(Pointer::root(), |p, s| match s {
+        steps.reverse();
+        steps
+    }
+
+    fn to_pointer(&self) -> Pointer {
+        self.steps().iter().fold(Pointer::root(), |p, s| match s {
             Step::Key(k) => p.join(k),
             Step::Index(i) => p.index(*i),
         })
     }
 }
 
+/// One step of a [`Path`].
 enum Step<'a> {
     Key(&'a str),
     Index(usize),
@@ -398,13 +405,13 @@ impl Report for Vec<ValidationError> {
     }
 }
 
-/// Short for "record the failure, and stop here when only a verdict is wanted".
 /// The error of a walk stopped by [`MAX_EVAL_DEPTH`], where it stopped.
 #[cold]
 fn depth_message() -> String {
     format!("the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels")
 }
 
+/// Short for "record the failure, and stop here when only a verdict is wanted".
 macro_rules! fail {
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
         $valid = false;
@@ -473,13 +480,16 @@ impl<'s, 'n> Walk<'s, 'n> {
     /// under `not` or a union, whose errors are not kept, an error says so (the instance is
     /// not accepted either way).
     fn settle(&self, valid: bool, errors: &mut Vec<ValidationError>) -> bool {
-        if self.exceeded.get() && !errors.iter().any(|e| e.message == depth_message()) {
-            errors.push(ValidationError {
-                instance_path: Pointer::root(),
-                schema_path: Pointer::root(),
-                keyword: "$ref",
-                message: format!("validation stopped: {}", depth_message()),
-            });
+        if self.exceeded.get() {
+            let message = depth_message();
+            if !errors.iter().any(|e| e.message == message) {
+                errors.push(ValidationError {
+                    instance_path: Pointer::root(),
+                    schema_path: Pointer::root(),
+                    keyword: "$ref",
+                    message: format!("validation stopped: {message}"),
+                });
+            }
         }
         valid && !self.exceeded.get()
     }

@@ -7,7 +7,7 @@
 //! text appended to "matches none of the n alternatives". The text then goes into the error
 //! list like any message, so it counts against the same error count and byte budget.
 
-use super::{Path, Report};
+use super::{Path, Report, Step};
 use crate::ir::Node;
 use std::fmt::Write;
 
@@ -70,35 +70,11 @@ impl FirstFailure {
 /// Writes the JSON Pointer of `path` (not the root) as [`crate::pointer::Pointer`] displays
 /// it: `/` before each member name, with `~` and `/` escaped as `~0` and `~1`, or index.
 fn write_path(out: &mut String, path: &Path<'_>) {
-    let mut steps = Vec::new();
-    let mut cur = path;
-    loop {
-        match cur {
-            Path::Root => break,
-            Path::Key(parent, k) => {
-                steps.push(Err(*k));
-                cur = parent;
-            }
-            Path::Index(parent, i) => {
-                steps.push(Ok(*i));
-                cur = parent;
-            }
-        }
-    }
-    for step in steps.iter().rev() {
-        out.push('/');
+    for step in path.steps() {
         match step {
-            Ok(i) => {
-                let _ = write!(out, "{i}");
-            }
-            Err(k) => {
-                for c in k.chars() {
-                    match c {
-                        '~' => out.push_str("~0"),
-                        '/' => out.push_str("~1"),
-                        c => out.push(c),
-                    }
-                }
+            Step::Key(k) => crate::pointer::push_token(out, k),
+            Step::Index(i) => {
+                let _ = write!(out, "/{i}");
             }
         }
     }
