@@ -89,30 +89,31 @@ const SCHEMA_LISTS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems", "items
 /// `schema` without the [`IGNORED_KEYWORDS`] in any schema position (values in `enum`,
 /// `const`, `default` or `examples` stay as they are).
 pub fn without_ignored(schema: &Value) -> Value {
-    let Value::Object(m) = schema else {
-        return schema.clone();
-    };
-    let mut out = Map::with_capacity(m.len());
-    for (k, v) in m {
-        let k = k.as_str();
-        if IGNORED_KEYWORDS.contains(&k) {
-            continue;
+    fn strip(schema: &mut Value) {
+        let Value::Object(m) = schema else { return };
+        for k in IGNORED_KEYWORDS {
+            m.shift_remove(*k);
         }
-        let v = match v {
-            Value::Object(_) if ONE_SCHEMA.contains(&k) => without_ignored(v),
-            Value::Object(sub) if SCHEMA_MAPS.contains(&k) => Value::Object(
-                sub.iter()
-                    .map(|(name, s)| (name.clone(), without_ignored(s)))
-                    .collect(),
-            ),
-            Value::Array(list) if SCHEMA_LISTS.contains(&k) => {
-                Value::Array(list.iter().map(without_ignored).collect())
-            }
-            other => other.clone(),
-        };
-        out.insert(k.to_owned(), v);
+        subschemas_mut(m, strip);
     }
-    Value::Object(out)
+    let mut out = schema.clone();
+    strip(&mut out);
+    out
+}
+
+/// Calls `f` on each subschema directly below the schema object `m`: the values of
+/// [`ONE_SCHEMA`] keywords, of the maps of [`SCHEMA_MAPS`] and of the lists of
+/// [`SCHEMA_LISTS`] (values in `enum`, `const`, `default` or `examples` are not subschemas).
+fn subschemas_mut(m: &mut Map<String, Value>, mut f: impl FnMut(&mut Value)) {
+    for (k, v) in m.iter_mut() {
+        let k = k.as_str();
+        match v {
+            Value::Object(_) if ONE_SCHEMA.contains(&k) => f(v),
+            Value::Object(sub) if SCHEMA_MAPS.contains(&k) => sub.values_mut().for_each(&mut f),
+            Value::Array(list) if SCHEMA_LISTS.contains(&k) => list.iter_mut().for_each(&mut f),
+            _ => {}
+        }
+    }
 }
 
 /// `v` with every integral float written as an integer (`1.0` as `1`).
@@ -637,39 +638,17 @@ fn admits_nothing(source: &Value) -> bool {
 fn without_refused_keywords(schema: &mut Value) {
     let Value::Object(m) = schema else { return };
     for k in ["pattern", "format", "propertyNames"] {
-        m.remove(k);
+        m.shift_remove(k);
     }
-    if m.remove("patternProperties").is_some() {
-        m.remove("additionalProperties");
-        m.remove("unevaluatedProperties");
+    if m.shift_remove("patternProperties").is_some() {
+        m.shift_remove("additionalProperties");
+        m.shift_remove("unevaluatedProperties");
     }
-    for (k, v) in m.iter_mut() {
-        match k.as_str() {
-            "properties" | "$defs" | "definitions" | "dependentSchemas" | "dependencies" => {
-                if let Value::Object(children) = v {
-                    children.values_mut().for_each(without_refused_keywords);
-                }
-            }
-            "allOf"
-            | "anyOf"
-            | "oneOf"
-            | "prefixItems"
-            | "items"
-            | "additionalItems"
-            | "additionalProperties"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains" => match v {
-                Value::Array(children) => children.iter_mut().for_each(without_refused_keywords),
-                child => without_refused_keywords(child),
-            },
-            _ => {}
-        }
+    // Draft 7's schema dependencies too (a name list there is not a schema, and is skipped).
+    if let Some(Value::Object(deps)) = m.get_mut("dependencies") {
+        deps.values_mut().for_each(without_refused_keywords);
     }
+    subschemas_mut(m, without_refused_keywords);
 }
 
 /// Judges one wire of the source schema `source`: its native schema (if any) compiles in
