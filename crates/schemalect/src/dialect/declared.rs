@@ -68,9 +68,12 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<Pointer> {
             _ => continue,
         }
         // A node whose `allOf` members are open objects becomes one when normalisation merges
-        // them into it, under the node's own pointer: it is hidden too.
-        if open_object(id) || expand(schema, &[id]).into_iter().any(open_object) {
-            out.insert(schema.node(id).pointer.clone());
+        // them into it, under the node's own pointer: it is hidden too. And normalisation
+        // distributes a node's properties into its `anyOf`/`oneOf` branches, each under the
+        // branch's own pointer: the branches are hidden with it.
+        let location = expand(schema, &[id]);
+        if location.iter().any(|m| open_object(*m)) {
+            out.extend(location.iter().map(|m| schema.node(*m).pointer.clone()));
         }
         stack.extend(schema.node(id).subschemas());
     }
@@ -312,6 +315,36 @@ mod tests {
                 "definitions": {"closed": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}}
         }));
         assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
+    }
+
+    #[test]
+    fn the_branches_of_a_hidden_object_are_hidden_with_it() {
+        // Normalisation distributes the target's properties into its branch, under the
+        // branch's pointer: closing that branch would reject `{"a": "s", "zz": null}`.
+        let p = hidden(json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/d0"}},
+            "$defs": {"d0": {"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"type": "object"}]}}
+        }));
+        assert_eq!(p, vec!["/$defs/d0", "/$defs/d0/anyOf/0", "/properties/a"]);
+        // And through the lowerings: the answer encodes on every route.
+        let s = Schema::parse_with(
+            &json!({
+                "type": "object",
+                "properties": {"a": {"$ref": "#/$defs/d0"}},
+                "$defs": {"d0": {"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"type": "object"}]}}
+            }),
+            &crate::ParseOptions::default().with_subset(crate::Subset::Extended),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let options = crate::LowerOptions::default().with_profile(crate::Profile::Reshaping);
+        for target in crate::Target::ALL {
+            let l = s.lower(target, &options);
+            let x = json!({"a": {"a": "s", "zz": null}});
+            if let Err(e) = l.encode(&x) {
+                panic!("{target}: {e}");
+            }
+        }
     }
 
     #[test]

@@ -113,7 +113,8 @@ pub(crate) struct LensError {
 /// Values deeper than this are not reshaped (JSON text from providers is at most 128 deep).
 pub(crate) const MAX_DEPTH: usize = 256;
 
-/// The schemas a lens works between: the (normalised) source and the reshaped wire schema.
+/// The schemas a lens works between: the (normalised) source and the reshaped wire schema as
+/// the providers read it ([`reshape::Reshaped::read`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Sides<'a> {
     pub source: &'a Schema,
@@ -172,12 +173,9 @@ impl Lens {
         // A value outside the declared fragment (a member the source does not declare where it
         // declares properties) has no encoding the closed wire accepts; neither has a value the
         // source rejects. Refuse it rather than hand out a request the wire rejects.
-        // `oneOf` is left out of the judgement: the reshaped schema keeps the source's `oneOf`,
-        // whose branches reshaping can make overlap, while every dialect that receives a
-        // reshaped schema sends it as `anyOf`; so only `anyOf`'s reading is the wire's.
+        // The wire is read as the providers read it, `oneOf` as `anyOf` (`Reshaped::read`).
         match sides.wire.validate(&encoded) {
             Ok(()) => Ok(encoded),
-            Err(errors) if errors.errors.iter().all(|e| e.keyword == "oneOf") => Ok(encoded),
             Err(errors) => {
                 let first = errors.errors.first();
                 Err(err(

@@ -46,6 +46,10 @@ pub(crate) struct Reshaped {
     pub source: Schema,
     /// The schema to lower for the provider.
     pub wire: Schema,
+    /// The wire as the providers read it, which the lens judges encodings and answers by:
+    /// every dialect sends `oneOf` as `anyOf` (the `oneOf` row of each capability table), and
+    /// reshaping can make a `oneOf`'s branches overlap (two shapes written as one string).
+    pub read: Schema,
     /// How values map between the two.
     pub lens: Lens,
     /// What the reshaping leaves unenforced natively.
@@ -96,10 +100,72 @@ pub(crate) fn reshape_with(schema: &Schema, needs: Needs, null_means_absent: boo
     let wire = Schema::from_nodes(r.nodes, root, source.ir.subset);
     Reshaped {
         losses: r.losses,
+        read: one_of_as_any_of(&wire),
         source,
         wire,
         lens,
     }
+}
+
+#[cfg(test)]
+impl Reshaped {
+    /// The two schemas the lens maps between.
+    pub fn sides(&self) -> Sides<'_> {
+        Sides {
+            source: &self.source,
+            wire: &self.read,
+        }
+    }
+}
+
+/// `schema` with every `oneOf` read as `anyOf`: moved into the node's `anyOf` when it has
+/// none, else conjoined as an `allOf` member holding it. Not under a `not`, where the wider
+/// reading would reject more. Node ids stay as they were, so the lens's branch ids name the
+/// same nodes in both.
+fn one_of_as_any_of(schema: &Schema) -> Schema {
+    if schema.ir.nodes.iter().all(|n| n.one_of.is_empty()) {
+        return schema.clone();
+    }
+    let mut nodes = schema.ir.nodes.clone();
+    // Every node reachable from a `not`, each visited once.
+    let mut negated = vec![false; nodes.len()];
+    let mut stack: Vec<NodeId> = nodes.iter().filter_map(|n| n.not).collect();
+    while let Some(id) = stack.pop() {
+        match negated.get_mut(id.index()) {
+            Some(seen) if !*seen => *seen = true,
+            _ => continue,
+        }
+        if let Some(n) = nodes.get(id.index()) {
+            stack.extend(n.subschemas());
+        }
+    }
+    for i in 0..nodes.len() {
+        if negated.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        let Some(node) = nodes.get_mut(i) else {
+            break;
+        };
+        if node.one_of.is_empty() {
+            continue;
+        }
+        let branches = std::mem::take(&mut node.one_of);
+        if node.any_of.is_empty() {
+            node.any_of = branches;
+            continue;
+        }
+        let member = Node {
+            pointer: node.pointer.clone(),
+            any_of: branches,
+            ..Node::default()
+        };
+        let id = NodeId(nodes.len() as u32);
+        if let Some(node) = nodes.get_mut(i) {
+            node.all_of.push(id);
+        }
+        nodes.push(member);
+    }
+    Schema::from_nodes(nodes, schema.root(), schema.ir.subset)
 }
 
 /// A closed object with these required properties.

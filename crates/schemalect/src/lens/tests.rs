@@ -1,5 +1,4 @@
 use super::reshape::{reshape, reshape_with, Needs};
-use super::Sides;
 use crate::Schema;
 use serde_json::{json, Value};
 
@@ -14,17 +13,14 @@ const STRICT: Needs = Needs {
 fn round_trip(schema: Value, needs: Needs, values: &[Value]) -> Vec<Value> {
     let s = Schema::parse(&schema).unwrap_or_else(|e| panic!("{e}"));
     let r = reshape(&s, needs);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     values
         .iter()
         .map(|x| {
             assert!(s.is_valid(x), "test value must be valid: {x}");
             let w = r.lens.encode(x, sides).unwrap_or_else(|e| panic!("{e:?}"));
             assert!(
-                r.wire.is_valid(&w),
+                r.read.is_valid(&w),
                 "encoded {w} does not satisfy the wire schema"
             );
             let back = r.lens.lift(&w, sides).unwrap_or_else(|e| panic!("{e:?}"));
@@ -62,10 +58,7 @@ fn null_for_a_wrapped_optional_is_never_guessed() {
     )
     .unwrap();
     let r = reshape(&s, STRICT);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     assert_eq!(r.lens.lift(&json!({"b": null}), sides).unwrap(), json!({}));
     assert_eq!(
         r.lens.lift(&json!({"b": {"value": null}}), sides).unwrap(),
@@ -88,10 +81,7 @@ fn null_means_absent_sends_nullable_optionals_as_they_are() {
     });
     let s = Schema::parse(&schema).unwrap();
     let r = reshape_with(&s, STRICT, true);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     let enc = |x: Value| r.lens.encode(&x, sides).unwrap();
     let lift = |w: Value| r.lens.lift(&w, sides).unwrap();
     // Without explicit nulls: lift(encode(x)) = x, and no wrapper is sent.
@@ -135,10 +125,7 @@ fn maps_become_entries_and_duplicate_keys_are_refused() {
     );
     let schema = Schema::parse(&s).unwrap();
     let r = reshape(&schema, STRICT);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     let dup = json!({"value": [{"key": "x", "value": 1}, {"key": "x", "value": 2}]});
     assert!(r.lens.lift(&dup, sides).is_err());
 }
@@ -277,10 +264,7 @@ fn values_outside_the_declared_fragment_are_refused_not_encoded() {
     }))
     .unwrap_or_else(|e| panic!("{e}"));
     let r = reshape(&s, STRICT);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     // Source-valid, but `b` is not declared where the source declares properties.
     let outside = json!({"a": "x", "b": 1});
     assert!(s.is_valid(&outside));
@@ -304,10 +288,7 @@ fn unique_items_are_not_asked_of_items_that_may_be_sent_alike() {
     });
     let s = Schema::parse(&schema).unwrap();
     let r = reshape_with(&s, STRICT, true);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     let w = r.lens.encode(&json!([{"a": null}, {}]), sides).unwrap();
     assert!(r.wire.is_valid(&w), "{w}");
     assert!(
@@ -336,10 +317,45 @@ fn unique_items_are_not_asked_of_items_that_may_be_sent_alike() {
     )
     .unwrap();
     let r = reshape_with(&s, STRICT, true);
-    let sides = Sides {
-        source: &r.source,
-        wire: &r.wire,
-    };
+    let sides = r.sides();
     let w = r.lens.encode(&json!(["1", 1]), sides).unwrap();
     assert!(r.wire.is_valid(&w), "{w}");
+}
+
+#[test]
+fn the_wire_is_read_with_one_of_as_any_of() {
+    // Every dialect sends `oneOf` as `anyOf`, so the lens judges by that reading, at any depth
+    // (here under an optional property, which the wire makes a nullable `anyOf`).
+    let s = Schema::parse(&json!({
+        "type": "object",
+        "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "string", "minLength": 1}]}}
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, STRICT);
+    let both = json!({"a": "x"});
+    assert!(!r.wire.is_valid(&both) && r.read.is_valid(&both));
+    assert!(r.read.is_valid(&json!({"a": null})));
+    assert!(!r.read.is_valid(&json!({"a": 1})));
+    // Beside an `anyOf`, the `oneOf` is conjoined as a second `anyOf`.
+    let s = Schema::parse(&json!({
+        "anyOf": [{"type": "string"}, {"type": "integer"}],
+        "oneOf": [{"type": "string"}, {"minLength": 1}]
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, STRICT);
+    for (x, valid) in [(json!("x"), true), (json!(5), true), (json!(null), false)] {
+        let w = r.lens.encode(&x, r.sides());
+        let wire_valid = w.is_ok_and(|w| r.read.is_valid(&w));
+        assert_eq!(wire_valid, valid, "{x}");
+    }
+    // Under `not` the wider reading would reject more: there `oneOf` stays.
+    let s = Schema::parse(&json!({
+        "type": "integer",
+        "not": {"oneOf": [{"minItems": 1}, {"type": "number"}]}
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, STRICT);
+    assert!(s.is_valid(&json!(0)));
+    let w = r.lens.encode(&json!(0), r.sides()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(r.read.is_valid(&w), "{w}");
 }

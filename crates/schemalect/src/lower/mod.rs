@@ -345,7 +345,7 @@ pub struct Lowering {
 struct Reshaping {
     /// The normalised source the lens reads.
     source: Schema,
-    /// The reshaped schema that was lowered.
+    /// The reshaped schema that was lowered, as the providers read it (`Reshaped::read`).
     wire: Schema,
     lens: Lens,
 }
@@ -828,7 +828,7 @@ impl Schema {
             out,
             Reshaping {
                 source: r.source,
-                wire: r.wire,
+                wire: r.read,
                 lens: r.lens,
             },
         ))
