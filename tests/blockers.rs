@@ -35,7 +35,8 @@ const MINIMALITY_UP_TO: usize = 6;
 /// A stand-in every route sends natively and exactly, distinct per replaced node (so that
 /// replaced branches of one `oneOf` stay disjoint): a one-string `enum`, or, for a branch of
 /// `anyOf`/`oneOf`/`allOf` (nested ones included) under a node with a `type`, a small closed
-/// node of that type, so that the edit does not make the typed node unsatisfiable. A string
+/// node of that type, so that the edit does not make the typed node unsatisfiable (under a
+/// closed object it requires nothing, so it is not distinct there). A string
 /// everywhere else ([`Untyped::String`]): an object stand-in would declare a property that
 /// other schemas for the same place might not (which some routes must then refuse to close).
 /// A fallback of the edit's own making would otherwise read as a blocker the list left out.
@@ -59,6 +60,7 @@ fn stand_in(source: &Value, pointer: &str, i: usize, untyped: Untyped) -> Value 
     };
     // Up through the unions the node is a branch of, to the first node with a `type`.
     let mut around = None;
+    let mut around_closed = false;
     let mut branch = false;
     let mut at = pointer;
     while let Some((node, key)) = at.rsplit_once('/').and_then(|(p, _)| p.rsplit_once('/')) {
@@ -68,12 +70,20 @@ fn stand_in(source: &Value, pointer: &str, i: usize, untyped: Untyped) -> Value 
         branch = true;
         around = first_type(source.pointer(node));
         if around.is_some() {
+            around_closed = source.pointer(&format!("{node}/additionalProperties"))
+                == Some(&Value::Bool(false));
             break;
         }
         at = node;
     }
     let name = format!("stand_in_{i}");
     match around.as_deref() {
+        // Under a closed object a required name it does not declare would leave no object.
+        Some("object") if around_closed => json!({
+            "type": "object",
+            "properties": {name: {"type": "string"}},
+            "additionalProperties": false
+        }),
         Some("object") => json!({
             "type": "object",
             "properties": {name.clone(): {"type": "string"}},

@@ -104,7 +104,7 @@ impl Schema {
     /// needs computed once.
     pub(crate) fn from_nodes(nodes: Vec<Node>, root: NodeId, subset: Subset) -> Schema {
         let references = nodes.iter().any(|n| n.reference.is_some());
-        let admitted = admitted_types(&nodes);
+        let admitted = admitted_types(&nodes, subset != Subset::Full);
         Schema {
             ir: Arc::new(Ir {
                 nodes,
@@ -253,7 +253,10 @@ impl Schema {
 /// anything, so it is told once, when the child becomes empty, and loses its object or array
 /// type then without reading its other children. (Re-evaluating a 100,000-property object on
 /// every child's shrink was quadratic.)
-fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
+///
+/// With `closed_is_closed`, `additionalProperties: false` forbids every undeclared name; a
+/// `full` schema passes false, because its `patternProperties` admit more names.
+fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
     /// The nodes whose whole sets `evaluate` reads.
     fn applicators(node: &Node) -> impl Iterator<Item = &NodeId> {
         node.all_of
@@ -266,7 +269,7 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
     /// declared property (object), and an item at a position below `minItems` (array: the
     /// array would have to hold a value there). A required name that is not declared where
     /// other members are forbidden leaves no object either, but the lowerings handle that name
-    /// themselves (the strict dialects do not send it), so their wires stay satisfiable.
+    /// themselves (they do not send it), so their wires stay satisfiable.
     fn needs(node: &Node) -> impl Iterator<Item = (NodeId, JsonType)> + '_ {
         let array = node.array.as_deref().into_iter().flat_map(|a| {
             let min = a.min_items.unwrap_or(0);
@@ -325,6 +328,7 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
         current: TypeSet,
         ruled_out: TypeSet,
         admitted: &[TypeSet],
+        apart: impl Fn(&Node, NodeId) -> bool,
     ) -> TypeSet {
         let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
         let mut t = current;
@@ -333,7 +337,14 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
         }
         for union in [&node.any_of, &node.one_of] {
             if !union.is_empty() {
-                t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| u.union(of(b))));
+                t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| {
+                    let branch = of(b);
+                    u.union(if apart(node, *b) {
+                        branch.without_all(TypeSet::of(JsonType::Object))
+                    } else {
+                        branch
+                    })
+                }))
             }
         }
         t.without_all(ruled_out)
@@ -368,6 +379,46 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
         }
         Users { starts, users }
     }
+    // What each node's own bounds rule out, and the types its own `type`, `enum` and `const`
+    // leave besides: the sets start there, and `apart` reads them.
+    let mut ruled_out: Vec<TypeSet> = nodes.iter().map(contradicted).collect();
+    let local: Vec<TypeSet> = nodes
+        .iter()
+        .zip(&ruled_out)
+        .map(|(node, out)| node.local_types().without_all(*out))
+        .collect();
+    let local_of = |id: NodeId| local.get(id.index()).copied().unwrap_or(TypeSet::ANY);
+    // The types a member `name` may have under `o`, by its declared schema or the rule for
+    // undeclared names.
+    let member = |o: &ObjectRules, name: &str| match o.properties.get(name) {
+        Some(id) => local_of(id),
+        None => match o.additional {
+            Additional::Forbidden => TypeSet::EMPTY,
+            Additional::Schema(id) => local_of(id),
+            Additional::Unspecified | Additional::Allowed => TypeSet::ANY,
+        },
+    };
+    // True when no object meets both a union's node and one of its branches by their own
+    // object keywords: a name one of them requires is a member neither can share (one is
+    // closed to it, or gives undeclared names a schema of no common type with the other's).
+    // Engines that merge a branch with its siblings (llguidance) refuse a wire that offers
+    // such a branch as the only way to write an object. Only asked where one side has a rule
+    // for undeclared names, so that the unions of most schemas cost nothing here.
+    let apart = |node: &Node, branch: NodeId| -> bool {
+        let (Some(a), Some(b)) = (
+            node.object.as_deref().filter(|_| closed_is_closed),
+            nodes.get(branch.index()).and_then(|b| b.object.as_deref()),
+        ) else {
+            return false;
+        };
+        if a.additional.is_open() && b.additional.is_open() {
+            return false;
+        }
+        a.required
+            .iter()
+            .chain(&b.required)
+            .any(|name| member(a, name).intersect(member(b, name)).is_empty())
+    };
     let users = inverted(
         nodes.len(),
         || {
@@ -378,20 +429,12 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
         },
         0u32,
     );
-    let mut ruled_out: Vec<TypeSet> = Vec::with_capacity(nodes.len());
-    let mut admitted: Vec<TypeSet> = Vec::with_capacity(nodes.len());
+    let mut admitted: Vec<TypeSet> = local.clone();
     // Nodes that admit nothing and have not yet told the containers that need them. Each is
     // listed once: sets only shrink, so a node becomes empty once.
-    let mut empties: Vec<u32> = Vec::new();
-    for (i, node) in nodes.iter().enumerate() {
-        let out = contradicted(node);
-        let t = node.local_types().without_all(out);
-        if t.is_empty() {
-            empties.push(i as u32);
-        }
-        ruled_out.push(out);
-        admitted.push(t);
-    }
+    let mut empties: Vec<u32> = (0..nodes.len() as u32)
+        .filter(|i| admitted.get(*i as usize).is_some_and(|t| t.is_empty()))
+        .collect();
     // Built only when some node admits nothing, which real schemas rarely have: most parses
     // never pay for looking their required names up.
     let mut needers: Option<Users<(u32, JsonType)>> = None;
@@ -418,7 +461,7 @@ fn admitted_types(nodes: &[Node]) -> Vec<TypeSet> {
             ) else {
                 continue;
             };
-            let t = evaluate(node, current, out, &admitted);
+            let t = evaluate(node, current, out, &admitted, apart);
             if t == current {
                 continue;
             }
@@ -1227,6 +1270,28 @@ mod tests {
                 json!({"type": "object", "required": ["ghost"], "additionalProperties": false}),
                 object,
             ),
+            // A union branch closed against a name its node requires leaves no object through
+            // it, and so does a branch requiring a name its closed node does not declare.
+            (
+                json!({"type": ["object", "null"], "properties": {"a": {"type": "string"}}, "required": ["a"], "anyOf": [{"type": "object", "additionalProperties": false}, {"type": "null"}]}),
+                TypeSet::of(JsonType::Null),
+            ),
+            (
+                json!({"type": "object", "additionalProperties": false, "anyOf": [{"required": ["k"]}]}),
+                none,
+            ),
+            (
+                json!({"type": "object", "additionalProperties": {"type": "integer"}, "anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}]}),
+                none,
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {}}, "required": ["a"], "anyOf": [{"properties": {"a": {}}, "additionalProperties": false}]}),
+                object,
+            ),
+            (
+                json!({"type": "object", "additionalProperties": {"type": "number"}, "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}]}),
+                object,
+            ),
             // A recursive requirement has no finite value, but the widest solution keeps it.
             (
                 json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["next"]}}, "$ref": "#/$defs/n"}),
@@ -1236,6 +1301,19 @@ mod tests {
         for (schema, want) in cases {
             assert_eq!(admitted_at_root(schema.clone()), want, "{schema}");
         }
+    }
+
+    #[test]
+    fn a_full_schema_reads_a_closed_branch_with_its_pattern_properties() {
+        // `patternProperties` admits the required name, which the closure alone does not.
+        let options = ParseOptions {
+            subset: Subset::Full,
+            ..ParseOptions::default()
+        };
+        let v = json!({"type": "object", "required": ["ab"], "anyOf": [{"additionalProperties": false, "patternProperties": {"^a": {}}}]});
+        let s = crate::subset::parse(&v, &options).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.admitted(s.root()), TypeSet::of(JsonType::Object));
+        assert!(s.is_valid(&json!({"ab": 1})));
     }
 
     #[test]
@@ -1256,7 +1334,7 @@ mod tests {
         ];
         let string = TypeSet::of(JsonType::String);
         assert_eq!(
-            admitted_types(&nodes),
+            admitted_types(&nodes, true),
             vec![TypeSet::ANY.normalized(), TypeSet::ANY.normalized(), string]
         );
         // A cycle through `allOf` keeps what every node on it allows.
@@ -1271,6 +1349,6 @@ mod tests {
             }),
         ];
         let object = TypeSet::of(JsonType::Object);
-        assert_eq!(admitted_types(&nodes), vec![object, object]);
+        assert_eq!(admitted_types(&nodes, true), vec![object, object]);
     }
 }

@@ -578,19 +578,59 @@ impl Emitter<'_> {
                 } else {
                     Map::with_capacity(rules.properties.len())
                 };
+                // Hashed, and only once a property admits nothing: `is_required` scans the
+                // list, quadratic over a hostile object.
+                let mut required_names: Option<HashSet<&str>> = None;
+                let mut sent = 0usize;
                 for (name, id) in rules.properties.iter() {
+                    // An optional property that admits nothing can never be present: left
+                    // out, exactly where the object is closed, widening (a loss) where the
+                    // name then falls to the rule for undeclared members. A required one
+                    // leaves no object; its node says so below.
+                    if self.d.caps.is_some()
+                        && self.schema.admitted(id).is_empty()
+                        && !required_names
+                            .get_or_insert_with(|| rules.required.iter().map(|r| &**r).collect())
+                            .contains(name)
+                    {
+                        if rules.additional != Additional::Forbidden {
+                            self.loss(self.schema.node(id), "properties", "admits no value, so this optional property can never be present; not sent, which leaves its name to the rule for undeclared members");
+                        }
+                        continue;
+                    }
                     let sub = self.child(id, depth + 1)?;
+                    sent += 1;
                     if !self.discarding() {
                         props.insert(name.to_owned(), Value::Object(sub));
                     }
                 }
-                if !rules.properties.is_empty() {
+                if sent > 0 {
                     self.plain(node, "properties", || Value::Object(props), out)?;
                 }
             }
-            if !rules.required.is_empty() {
-                let req =
-                    || Value::Array(rules.required.iter().map(|r| Value::from(&**r)).collect());
+            // A name required where `additionalProperties: false` forbids it leaves no object:
+            // a provider's engine that checks satisfiability (llguidance) refuses the schema.
+            // Sent without such names, the object is wider, a loss; written back as JSON
+            // Schema (no capability table), `required` stays as it is.
+            let forbidden = |r: &str| !rules.properties.contains(r);
+            let drop_forbidden = self.d.caps.is_some()
+                && rules.additional == Additional::Forbidden
+                && rules.required.iter().any(|r| forbidden(r));
+            if drop_forbidden {
+                self.loss(node, "required", "names a property that `additionalProperties: false` forbids, so no object is valid; not sent for that name, as engines that check the schema refuse it");
+            }
+            let sent = |r: &str| !drop_forbidden || !forbidden(r);
+            if rules.required.iter().any(|r| sent(r)) {
+                let req = || {
+                    Value::Array(
+                        rules
+                            .required
+                            .iter()
+                            .filter(|r| sent(r))
+                            .map(|r| Value::from(&**r))
+                            .collect(),
+                    )
+                };
                 self.plain(node, "required", req, out)?;
             }
         }

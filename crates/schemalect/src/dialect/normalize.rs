@@ -247,6 +247,7 @@ impl Merger {
         if n.annotations.is_none() {
             n.annotations = b.annotations.clone();
         }
+        fit_literals(&mut n);
         Some(n)
     }
 
@@ -406,6 +407,27 @@ fn pick_union(a: &[NodeId], b: &[NodeId]) -> Option<Vec<NodeId>> {
         (_, true) => Some(a.to_vec()),
         (true, false) => Some(b.to_vec()),
         (false, false) => None,
+    }
+}
+
+/// Leaves out of a merged node's `enum` the values its merged keywords reject on their own
+/// (`validate::shallow_admits`): the source rejects them too, so this is exact. Engines that check a
+/// schema for satisfiability (llguidance) refuse an `enum` none of whose values meets its
+/// siblings, though each side of the conjunction alone was satisfiable. When no value is left
+/// (or the `const` itself fails), the node keeps an empty `enum`: it admits nothing, which the
+/// admitted-type table sees, so a union drops the branch and elsewhere the route falls back.
+fn fit_literals(n: &mut Node) {
+    let fits = |v: &serde_json::Value| crate::validate::shallow_admits(n, v);
+    let constant_fails = n.constant.as_deref().is_some_and(|c| !fits(c));
+    let kept = match &n.enumeration {
+        _ if constant_fails => Some(Vec::new()),
+        Some(e) if !e.values.iter().all(fits) => {
+            Some(e.values.iter().filter(|v| fits(v)).cloned().collect())
+        }
+        _ => None,
+    };
+    if let Some(values) = kept {
+        n.enumeration = Some(Arc::new(Enumeration::new(values)));
     }
 }
 
@@ -753,6 +775,53 @@ mod tests {
         ] {
             assert_eq!(orig.is_valid(&i), n.schema.is_valid(&i), "{i}");
         }
+    }
+
+    #[test]
+    fn merged_literals_keep_only_the_values_the_merged_rules_admit() {
+        let literals = |v: serde_json::Value| -> Option<Vec<serde_json::Value>> {
+            let n = flat(v);
+            let e = n.schema.root_node().enumeration.clone();
+            e.map(|e| e.values.clone())
+        };
+        // Exact: the source rejects each value left out.
+        assert_eq!(
+            literals(
+                json!({"allOf": [{"enum": [0, false, "", "ab", "AB"]}, {"type": "string", "pattern": "^[a-z]+$"}]})
+            ),
+            Some(vec![json!("ab")])
+        );
+        assert_eq!(
+            literals(
+                json!({"allOf": [{"enum": [1, 5, 9]}, {"type": "integer", "minimum": 2, "maximum": 8}]})
+            ),
+            Some(vec![json!(5)])
+        );
+        assert_eq!(
+            literals(
+                json!({"allOf": [{"enum": [{"k": "v"}, {}, [1], {"a": 1}]}, {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false}]})
+            ),
+            Some(vec![json!({}), json!({"a": 1})])
+        );
+        // None left, or a `const` the rules reject: an empty `enum`, and the node admits
+        // nothing.
+        for v in [
+            json!({"allOf": [{"enum": [0, false, ""]}, {"type": "string", "minLength": 1}]}),
+            json!({"allOf": [{"const": "x"}, {"type": "string", "maxLength": 0}]}),
+            json!({"allOf": [{"enum": [{"k": "v"}]}, {"type": "object", "required": ["a"]}]}),
+        ] {
+            let n = flat(v.clone());
+            assert_eq!(
+                n.schema.admitted(n.schema.root()),
+                crate::value::TypeSet::EMPTY,
+                "{v}"
+            );
+        }
+        // Untouched where every value fits.
+        assert_eq!(
+            literals(json!({"allOf": [{"enum": ["a", "b"]}, {"type": "string"}]})),
+            Some(vec![json!("a"), json!("b")])
+        );
     }
 
     #[test]

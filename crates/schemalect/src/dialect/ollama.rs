@@ -437,6 +437,58 @@ mod extended_tests {
     }
 
     #[test]
+    fn names_required_where_the_object_forbids_them_are_not_sent() {
+        // No object is valid; sent as is, llguidance refuses the schema ("required property
+        // 'zz' is unsatisfiable"). Without the name the wire is wider, and says so.
+        let s = ext(json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a", "zz"],
+            "additionalProperties": false
+        }));
+        for target in [Target::Ollama, Target::GeminiJson] {
+            let l = s.lower(target, &LowerOptions::default());
+            assert_eq!(l.mode(), Mode::Widened, "{target}");
+            assert!(
+                l.losses()
+                    .iter()
+                    .any(|x| x.keyword == "required" && x.pointer.as_str().is_empty()),
+                "{target}: {:?}",
+                l.losses()
+            );
+            let text = l.wire().to_string();
+            assert!(text.contains(r#""required":["a"]"#), "{target}: {text}");
+        }
+    }
+
+    #[test]
+    fn optional_properties_that_admit_nothing_are_left_out() {
+        // `scope` admits nothing (strings listed for an array, as in a corpus schema): it can
+        // never be present, so the object is sent without it.
+        let props = json!({"a": {"type": "string"}, "scope": {"type": "array", "enum": ["x"]}});
+        let closed =
+            ext(json!({"type": "object", "properties": props, "additionalProperties": false}));
+        let l = closed.lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+        assert_eq!(
+            l.wire()["format"]["properties"],
+            json!({"a": {"type": "string"}})
+        );
+        // Open, the name falls to the rule for undeclared members: wider, and a loss.
+        let open = ext(json!({"type": "object", "properties": props}));
+        let l = open.lower(Target::Ollama, &LowerOptions::default());
+        assert_eq!(l.mode(), Mode::Widened);
+        assert!(l
+            .losses()
+            .iter()
+            .any(|x| x.pointer.as_str() == "/properties/scope" && x.keyword == "properties"));
+        // Required, it leaves no object: the route falls back, as before.
+        let required = ext(json!({"type": "object", "properties": props, "required": ["scope"]}));
+        let l = required.lower(Target::Ollama, &LowerOptions::default());
+        assert!(l.mode() > Mode::Widened, "{:?}", l.mode());
+    }
+
+    #[test]
     fn references_that_do_not_recurse_are_written_out() {
         let s = ext(json!({
             "$defs": {"name": {"type": "string"}},
@@ -448,7 +500,8 @@ mod extended_tests {
         assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
         assert_eq!(
             l.wire()["format"]["properties"],
-            json!({"a": {"type": "string"}, "b": {"type": "string", "enum": ["x", 1]}})
+            // `1` is not a string: the merged node leaves it out, exactly.
+            json!({"a": {"type": "string"}, "b": {"type": "string", "enum": ["x"]}})
         );
     }
 }

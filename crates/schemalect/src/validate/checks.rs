@@ -7,7 +7,7 @@
 //! the `full` walk's decides at run time. A check stops at its first failure when only the
 //! verdict is wanted, and returns whether the instance passed.
 
-use crate::ir::{literal_eq, ArrayRules, Node, NumberRules, StringRules};
+use crate::ir::{literal_eq, Additional, ArrayRules, Node, NumberRules, StringRules};
 use crate::value::{all_unique, code_points, is_multiple_of, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -90,6 +90,54 @@ pub(super) fn literals(node: &Node, inst: &Value, sink: &mut impl Sink) -> bool 
         }
     }
     valid
+}
+
+/// True unless one of `node`'s own keywords that need no subschema rejects `v`: `type`,
+/// `const`, the string and number keywords, the array sizes, and for an object its `required`
+/// names and, where `additionalProperties` is `false`, its declared names. What they cannot
+/// decide counts as admitted, as does a string whose pattern the work budget cannot pay for.
+/// For rewrites that leave out the literals of an `enum` no value can meet
+/// (`dialect::normalize`): keeping a value in doubt only widens. It reads a closed object as
+/// closed, so it is for the subsets without `patternProperties` (a `full` schema is lowered
+/// through its widening to the extended subset).
+pub(crate) fn shallow_admits(node: &Node, v: &Value) -> bool {
+    struct Verdict;
+    impl Sink for Verdict {
+        fn verdict_only(&self) -> bool {
+            true
+        }
+        fn fail(&mut self, _: &'static str, _: impl FnOnce() -> String) {}
+    }
+    if node.types.is_some_and(|t| !super::admits(t, v))
+        || node.constant.as_deref().is_some_and(|c| !literal_eq(c, v))
+    {
+        return false;
+    }
+    match v {
+        Value::String(s) => node.string.as_deref().is_none_or(|rules| {
+            let mut spent = false;
+            let charge = |n| {
+                let paid = crate::budget::charge(n);
+                spent |= !paid;
+                paid
+            };
+            string(rules, s, charge, &mut Verdict) || spent
+        }),
+        Value::Number(n) => node
+            .number
+            .as_deref()
+            .is_none_or(|rules| number(rules, n, &mut Verdict)),
+        Value::Array(items) => node
+            .array
+            .as_deref()
+            .is_none_or(|rules| array_size(rules, items.len(), &mut Verdict)),
+        Value::Object(map) => node.object.as_deref().is_none_or(|rules| {
+            required(&rules.required, map, &mut Verdict)
+                && (rules.additional != Additional::Forbidden
+                    || map.keys().all(|k| rules.properties.contains(k)))
+        }),
+        _ => true,
+    }
 }
 
 /// `minLength`, `maxLength` and `pattern`. What the pattern's engine costs beyond a pass over

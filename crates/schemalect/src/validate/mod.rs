@@ -14,6 +14,7 @@ use crate::ir::{Additional, Node, NodeId, Schema};
 use crate::limits::Operation;
 use crate::pointer::Pointer;
 use crate::value::{is_integer, JsonType, TypeSet};
+pub(crate) use checks::shallow_admits;
 use checks::Sink;
 use discriminate::{Tag, Tags};
 use plan::{Members, Plan};
