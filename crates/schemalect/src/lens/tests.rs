@@ -356,6 +356,9 @@ fn the_wire_is_read_with_one_of_as_any_of() {
     .unwrap_or_else(|e| panic!("{e}"));
     let r = reshape(&s, STRICT);
     assert!(s.is_valid(&json!(0)));
-    let w = r.lens.encode(&json!(0), r.sides()).unwrap_or_else(|e| panic!("{e:?}"));
+    let w = r
+        .lens
+        .encode(&json!(0), r.sides())
+        .unwrap_or_else(|e| panic!("{e:?}"));
     assert!(r.read.is_valid(&w), "{w}");
 }
