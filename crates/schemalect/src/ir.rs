@@ -308,7 +308,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
                     Some(std::cmp::Ordering::Equal) => lo.exclusive || hi.exclusive,
                     _ => false,
                 };
-                if empty {
+                if empty || no_multiple_between(n.multiple_of, lo, hi) {
                     out = out.with(JsonType::Number).with(JsonType::Integer);
                 }
             }
@@ -319,6 +319,23 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
             }
         }
         out
+    }
+    /// True when no multiple of `multipleOf` lies within the bounds. Decided only for bounds
+    /// that are integers (exactly, so never wrongly): a multiple of an integer is an integer.
+    fn no_multiple_between(m: Option<u64>, lo: &Bound, hi: &Bound) -> bool {
+        let (Some(m), Some(a), Some(b)) =
+            (m.filter(|m| *m > 0), lo.value.as_i64(), hi.value.as_i64())
+        else {
+            return false;
+        };
+        let (m, first, last) = (
+            i128::from(m),
+            i128::from(a) + i128::from(lo.exclusive),
+            i128::from(b) - i128::from(hi.exclusive),
+        );
+        // The least multiple of m at or above `first`.
+        let least = first.div_euclid(m) * m + if first.rem_euclid(m) == 0 { 0 } else { m };
+        least > last
     }
     /// The node's set given its users' sets. It starts from the node's `current` set rather
     /// than its local types: sets only shrink, so the two give the same result, and the local
@@ -1218,6 +1235,28 @@ mod tests {
             (
                 json!({"type": "integer", "minimum": 1, "maximum": 1}),
                 TypeSet::of(JsonType::Integer),
+            ),
+            // No multiple of `multipleOf` between the bounds.
+            (
+                json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "multipleOf": 1}),
+                none,
+            ),
+            (
+                json!({"type": "integer", "minimum": -7, "maximum": -5, "multipleOf": 4}),
+                none,
+            ),
+            (
+                json!({"type": "integer", "minimum": -8, "maximum": -5, "multipleOf": 4}),
+                TypeSet::of(JsonType::Integer),
+            ),
+            (
+                json!({"type": "number", "minimum": 1, "exclusiveMaximum": 2, "multipleOf": 1}),
+                TypeSet::of(JsonType::Number),
+            ),
+            // Fractional bounds are not decided: wider, never narrower.
+            (
+                json!({"type": "number", "minimum": 0.5, "maximum": 0.9, "multipleOf": 1}),
+                TypeSet::of(JsonType::Number),
             ),
             // An item that admits nothing caps the length; `minItems` past the cap leaves no array.
             (
