@@ -19,6 +19,9 @@
 //! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment, except that with
 //! `null_means_absent` an explicit `null` on an optional nullable property lifts to absence:
 //! there `lift(encode(x))` is `x` without those members (and equals `x` when it has none).
+//! Where the source compares values whole (under `enum`, `const` or `uniqueItems`) that would
+//! change a valid value into an invalid one, so there the wrapper is sent as without
+//! `null_means_absent`.
 //! `encode_for_wire` (what `Lowering::encode` calls) refuses (an error) any other value: one
 //! outside the declared fragment (a member the source does not declare where it declares
 //! properties, which a closed wire object cannot carry) or invalid against the source has no

@@ -89,6 +89,11 @@ pub(crate) fn reshape_with(schema: &Schema, needs: Needs, null_means_absent: boo
             .collect(),
         unsafe_to_close: crate::dialect::declared::unsafe_to_close(&source),
         hidden: crate::dialect::declared::hidden_by_references(schema),
+        compared: if null_means_absent {
+            compared_whole(&source.ir.nodes)
+        } else {
+            Vec::new()
+        },
         null_means_absent,
     };
     let (mut root, mut lens) = r.node(source.root(), 0);
@@ -127,22 +132,12 @@ fn one_of_as_any_of(schema: &Schema) -> Schema {
         return schema.clone();
     }
     let mut nodes = schema.ir.nodes.clone();
-    // Every node reachable from a `not`, each visited once.
-    let mut negated = vec![false; nodes.len()];
-    let mut stack: Vec<NodeId> = nodes.iter().filter_map(|n| n.not).collect();
-    while let Some(id) = stack.pop() {
-        match negated.get_mut(id.index()) {
-            Some(seen) if !*seen => *seen = true,
-            _ => continue,
-        }
-        if let Some(n) = nodes.get(id.index()) {
-            stack.extend(n.subschemas());
-        }
-    }
+    let negated = reachable(&nodes, nodes.iter().filter_map(|n| n.not));
     for i in 0..nodes.len() {
         if negated.get(i).copied().unwrap_or(true) {
             continue;
         }
+        let id = NodeId(nodes.len() as u32);
         let Some(node) = nodes.get_mut(i) else {
             break;
         };
@@ -154,18 +149,50 @@ fn one_of_as_any_of(schema: &Schema) -> Schema {
             node.any_of = branches;
             continue;
         }
+        node.all_of.push(id);
         let member = Node {
             pointer: node.pointer.clone(),
             any_of: branches,
             ..Node::default()
         };
-        let id = NodeId(nodes.len() as u32);
-        if let Some(node) = nodes.get_mut(i) {
-            node.all_of.push(id);
-        }
         nodes.push(member);
     }
     Schema::from_nodes(nodes, schema.root(), schema.ir.subset)
+}
+
+/// Every node reachable from `roots` (the roots included), each visited once.
+fn reachable(nodes: &[Node], roots: impl Iterator<Item = NodeId>) -> Vec<bool> {
+    let mut seen = vec![false; nodes.len()];
+    let mut stack: Vec<NodeId> = roots.collect();
+    while let Some(id) = stack.pop() {
+        match seen.get_mut(id.index()) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
+        }
+        if let Some(n) = nodes.get(id.index()) {
+            stack.extend(n.subschemas());
+        }
+    }
+    seen
+}
+
+/// The nodes whose values the source compares whole with another value: those with `enum` or
+/// `const`, the items of arrays with `uniqueItems`, and everything below either. An explicit
+/// `null` member and an absent one are different values there, so `null` cannot be read as
+/// absence in their objects ([`Absent::NullIsAbsence`]): the lifted answer could match a
+/// literal the source value did not, or repeat an item the source value did not.
+fn compared_whole(nodes: &[Node]) -> Vec<bool> {
+    let roots = nodes.iter().enumerate().flat_map(|(i, n)| {
+        let literal = (n.enumeration.is_some() || n.constant.is_some()).then_some(NodeId(i as u32));
+        let items = n
+            .array
+            .as_deref()
+            .filter(|a| a.unique_items)
+            .into_iter()
+            .flat_map(|a| a.prefix_items.iter().copied().chain(a.items));
+        literal.into_iter().chain(items)
+    });
+    reachable(nodes, roots)
 }
 
 /// A closed object with these required properties.
@@ -204,6 +231,9 @@ struct Reshaper<'s> {
     hidden: std::collections::HashSet<crate::Pointer>,
     /// Optional nullable properties are sent required as they are; `null` lifts to absence.
     null_means_absent: bool,
+    /// By source node, with `null_means_absent`: its values are compared whole (see
+    /// [`compared_whole`]), so its objects' `null` members keep their own encoding.
+    compared: Vec<bool>,
 }
 
 impl Reshaper<'_> {
@@ -259,12 +289,14 @@ impl Reshaper<'_> {
             let mut entries = Vec::with_capacity(o.properties.len());
             // Hashed: `is_required` scans the list, quadratic over a hostile object.
             let required_names: HashSet<&str> = o.required.iter().map(|r| &**r).collect();
+            let null_is_absence =
+                self.null_means_absent && self.compared.get(id.index()) != Some(&true);
             for (name, pid) in o.properties.iter() {
                 let (wid, lens) = self.node(pid, depth + 1);
                 let required = required_names.contains(name);
                 let (wid, absent) = if self.needs.all_required && !required {
                     changed = true;
-                    self.optional(pid, wid, &lens)
+                    self.optional(pid, wid, &lens, null_is_absence)
                 } else {
                     (wid, Absent::Required)
                 };
@@ -428,8 +460,14 @@ impl Reshaper<'_> {
     /// already admits `null` so that `null` keeps meaning "absent" and nothing else, unless
     /// `null` may mean absent ([`Absent::NullIsAbsence`]): then the property's own schema is
     /// sent, required, as long as its wire form still admits `null` (`lens` never turns `null`
-    /// into something else).
-    fn optional(&mut self, source_id: NodeId, wire_id: NodeId, lens: &Lens) -> (NodeId, Absent) {
+    /// into something else) and `null_is_absence` holds (the object is not compared whole).
+    fn optional(
+        &mut self,
+        source_id: NodeId,
+        wire_id: NodeId,
+        lens: &Lens,
+        null_is_absence: bool,
+    ) -> (NodeId, Absent) {
         let pointer = self.source.node(source_id).pointer.clone();
         // `admitted` is wider than exact (it does not read `not`): a property it says admits
         // `null` may still reject it, and then `null` can only mean "absent" (sending the
@@ -437,7 +475,7 @@ impl Reshaper<'_> {
         // absent property, since its own schema rejects `null`).
         let nullable = self.source.admitted(source_id).contains(JsonType::Null)
             && self.source.is_valid_at(source_id, &serde_json::Value::Null);
-        if nullable && self.null_means_absent && keeps_null(lens) {
+        if nullable && null_is_absence && keeps_null(lens) {
             return (wire_id, Absent::NullIsAbsence);
         }
         let null = self.push(Node {

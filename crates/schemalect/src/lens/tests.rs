@@ -278,32 +278,66 @@ fn values_outside_the_declared_fragment_are_refused_not_encoded() {
 }
 
 #[test]
-fn unique_items_are_not_asked_of_items_that_may_be_sent_alike() {
-    // `{"a": null}` and `{}` are distinct, but with `null` read as absence both are sent as
-    // `{"a": null}`: a wire array that had to hold unique items could not carry them.
+fn null_keeps_its_encoding_where_values_are_compared_whole() {
+    // `{"a": null}` and `{}` are distinct items. Read as absence, both would be sent as
+    // `{"a": null}` and lift to `{}`: two equal items that break `uniqueItems` (widening
+    // property, seed 99). Under `uniqueItems` (and under `enum`/`const`) the wrapper keeps
+    // them apart, the wire keeps `uniqueItems`, and the round trip is exact.
+    let s = Schema::parse(&schema_of_unique_items()).unwrap();
+    for nulls in [true, false] {
+        let r = reshape_with(&s, STRICT, nulls);
+        let sides = r.sides();
+        let x = json!([{"a": null}, {}]);
+        let w = r.lens.encode(&x, sides).unwrap();
+        assert!(r.wire.is_valid(&w), "{w}");
+        assert_eq!(r.lens.lift(&w, sides).unwrap(), x);
+        assert!(
+            !r.losses.iter().any(|l| l.keyword == "uniqueItems"),
+            "{:?}",
+            r.losses
+        );
+    }
+    // An object literal: `{}` is not `{"a": null}`.
     let schema = json!({
-        "type": "array",
-        "items": {"type": "object", "properties": {"a": {"type": "null"}}},
-        "uniqueItems": true
+        "type": "object",
+        "properties": {"a": {"type": "null"}, "b": {"type": ["integer", "null"]}},
+        "enum": [{"a": null}, {"b": 1}]
     });
     let s = Schema::parse(&schema).unwrap();
     let r = reshape_with(&s, STRICT, true);
     let sides = r.sides();
-    let w = r.lens.encode(&json!([{"a": null}, {}]), sides).unwrap();
-    assert!(r.wire.is_valid(&w), "{w}");
-    assert!(
-        r.losses.iter().any(|l| l.keyword == "uniqueItems"),
-        "{:?}",
-        r.losses
+    for x in [json!({"a": null}), json!({"b": 1})] {
+        let w = r.lens.encode(&x, sides).unwrap();
+        assert_eq!(r.lens.lift(&w, sides).unwrap(), x);
+    }
+    // Elsewhere `null` still reads as absence: an optional `Option<…>` beside the array.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "list": schema_of_unique_items(),
+            "n": {"type": ["integer", "null"]}
+        }
+    });
+    let s = Schema::parse(&schema).unwrap();
+    let r = reshape_with(&s, STRICT, true);
+    let sides = r.sides();
+    assert_eq!(
+        r.lens.encode(&json!({}), sides).unwrap(),
+        json!({"list": null, "n": null})
     );
-    // Without `null` read as absence the wrapper keeps the items apart, and the wire keeps
-    // `uniqueItems`.
-    let r = reshape_with(&s, STRICT, false);
-    assert!(
-        !r.losses.iter().any(|l| l.keyword == "uniqueItems"),
-        "{:?}",
-        r.losses
-    );
+}
+
+/// An array of unique objects with one optional nullable member.
+fn schema_of_unique_items() -> Value {
+    json!({
+        "type": "array",
+        "items": {"type": "object", "properties": {"a": {"type": "null"}}},
+        "uniqueItems": true
+    })
+}
+
+#[test]
+fn unique_items_are_not_asked_of_items_reshaped_differently_by_position() {
     // Items under different lenses by position: the string "1" as it is, the number 1 as
     // JSON text.
     let tuple = json!({
