@@ -416,11 +416,12 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         },
     };
     // True when no object meets both a union's node and one of its branches by their own
-    // object keywords: a name one of them requires is a member neither can share (one is
-    // closed to it, or gives undeclared names a schema of no common type with the other's).
-    // Engines that merge a branch with its siblings (llguidance) refuse a wire that offers
-    // such a branch as the only way to write an object. Only asked where one side has a rule
-    // for undeclared names, so that the unions of most schemas cost nothing here.
+    // object keywords: a name one of them requires is a member neither can share (both
+    // declare it with schemas of no common type, or one is closed to it, or gives undeclared
+    // names a schema of no common type with the other's). Engines that merge a branch with
+    // its siblings (llguidance) refuse a wire that offers such a branch as the only way to
+    // write an object. Where both sides leave undeclared names open, only names both declare
+    // can conflict; most unions' objects require none of those, and are passed at once.
     let apart = |node: &Node, branch: NodeId| -> bool {
         let (Some(a), Some(b)) = (
             node.object.as_deref().filter(|_| closed_is_closed),
@@ -428,13 +429,21 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         ) else {
             return false;
         };
-        if a.additional.is_open() && b.additional.is_open() {
+        if a.required.is_empty() && b.required.is_empty() {
             return false;
         }
-        a.required
-            .iter()
-            .chain(&b.required)
-            .any(|name| member(a, name).intersect(member(b, name)).is_empty())
+        let open = a.additional.is_open() && b.additional.is_open();
+        a.required.iter().chain(&b.required).any(|name| {
+            let common = if open {
+                match (a.properties.get(name), b.properties.get(name)) {
+                    (Some(x), Some(y)) => local_of(x).intersect(local_of(y)),
+                    _ => return false,
+                }
+            } else {
+                member(a, name).intersect(member(b, name))
+            };
+            common.is_empty()
+        })
     };
     let users = inverted(
         nodes.len(),
@@ -1329,6 +1338,27 @@ mod tests {
             ),
             (
                 json!({"type": "object", "additionalProperties": {"type": "number"}, "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}]}),
+                object,
+            ),
+            // Open on both sides: a required name both declare with no common type.
+            (
+                json!({"type": "object", "properties": {"a": {"type": "null"}}, "required": ["a"], "anyOf": [{"properties": {"a": {"type": "boolean"}}}]}),
+                none,
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "null"}}, "anyOf": [{"properties": {"a": {"type": "boolean"}}, "required": ["a"]}]}),
+                none,
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "null"}}, "anyOf": [{"properties": {"a": {"type": "boolean"}}}]}),
+                object,
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": ["null", "string"]}}, "required": ["a"], "anyOf": [{"properties": {"a": {"type": "string"}}}]}),
+                object,
+            ),
+            (
+                json!({"type": "object", "properties": {"a": {"type": "null"}}, "required": ["a"], "anyOf": [{"properties": {"b": {"type": "boolean"}}}]}),
                 object,
             ),
             // A recursive requirement has no finite value, but the widest solution keeps it.
