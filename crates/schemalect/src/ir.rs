@@ -944,6 +944,31 @@ impl ObjectRules {
     }
 }
 
+/// `required` of one object, looked up by name many times: hashed on the first lookup, so
+/// that asking of every property is linear (a scan per name, [`ObjectRules::is_required`],
+/// is quadratic over a hostile object), and an object never asked pays nothing.
+pub(crate) struct RequiredNames<'a> {
+    rules: &'a ObjectRules,
+    hashed: Option<std::collections::HashSet<&'a str>>,
+}
+
+impl<'a> RequiredNames<'a> {
+    pub(crate) fn new(rules: &'a ObjectRules) -> Self {
+        RequiredNames {
+            rules,
+            hashed: None,
+        }
+    }
+
+    /// True when `name` is listed in `required`.
+    pub(crate) fn contains(&mut self, name: &str) -> bool {
+        let rules = self.rules;
+        self.hashed
+            .get_or_insert_with(|| rules.required.iter().map(|r| &**r).collect())
+            .contains(name)
+    }
+}
+
 /// `minProperties` and `maxProperties` of a node, as a lowering carries them (see
 /// [`Node::property_counts`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! back to a weaker mode.
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
-use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, Schema};
+use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, RequiredNames, Schema};
 use crate::keywords::{self, Role};
 use crate::lower::Loss;
 use crate::pointer::Pointer;
@@ -578,9 +578,7 @@ impl Emitter<'_> {
                 } else {
                     Map::with_capacity(rules.properties.len())
                 };
-                // Hashed, and only once a property admits nothing: `is_required` scans the
-                // list, quadratic over a hostile object.
-                let mut required_names: Option<HashSet<&str>> = None;
+                let mut required_names = RequiredNames::new(rules);
                 let mut sent = 0usize;
                 for (name, id) in rules.properties.iter() {
                     // An optional property that admits nothing can never be present: left
@@ -589,9 +587,7 @@ impl Emitter<'_> {
                     // leaves no object; its node says so below.
                     if self.d.caps.is_some()
                         && self.schema.admitted(id).is_empty()
-                        && !required_names
-                            .get_or_insert_with(|| rules.required.iter().map(|r| &**r).collect())
-                            .contains(name)
+                        && !required_names.contains(name)
                     {
                         if rules.additional != Additional::Forbidden {
                             self.loss(self.schema.node(id), "properties", "admits no value, so this optional property can never be present; not sent, which leaves its name to the rule for undeclared members");

@@ -21,7 +21,6 @@ use super::reasons::{BranchReasons, FirstFailure};
 use super::{admits, Path, Report, Work};
 use crate::error::ValidationError;
 use crate::ir::{Additional, Draft, FullIr, Node, NodeId, Schema};
-use crate::pointer::Pointer;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::cell::Cell;
@@ -161,19 +160,8 @@ impl<'s> FullWalk<'s> {
             &mut Evaluated::default(),
         );
         if self.exceeded.get() {
-            // Recorded where it happened when errors were recorded there; under `not` or a
-            // union, whose errors are not kept, said at the root, so that the list always
-            // names why the walk stopped.
             if let Some(Dest::List(list)) = errors {
-                let message = depth_message();
-                if !list.iter().any(|e| e.message == message) {
-                    list.push(ValidationError {
-                        instance_path: Pointer::root(),
-                        schema_path: Pointer::root(),
-                        keyword: "$ref",
-                        message,
-                    });
-                }
+                super::note_stop(list, depth_message(), "");
             }
             return false;
         }

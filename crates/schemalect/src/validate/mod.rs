@@ -412,6 +412,20 @@ fn depth_message() -> String {
     format!("the instance nests deeper than the validation limit of {MAX_EVAL_DEPTH} levels")
 }
 
+/// Says at the root that a walk stopped (`message`, after `prefix`), unless the error where it
+/// stopped is listed (it is not where that error was recorded under a `not` or a union, whose
+/// errors are not kept), so that the list always names why the walk stopped.
+fn note_stop(errors: &mut Vec<ValidationError>, message: String, prefix: &str) {
+    if !errors.iter().any(|e| e.message == message) {
+        errors.push(ValidationError {
+            instance_path: Pointer::root(),
+            schema_path: Pointer::root(),
+            keyword: "$ref",
+            message: format!("{prefix}{message}"),
+        });
+    }
+}
+
 /// Short for "record the failure, and stop here when only a verdict is wanted".
 macro_rules! fail {
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
@@ -482,15 +496,7 @@ impl<'s, 'n> Walk<'s, 'n> {
     /// not accepted either way).
     fn settle(&self, valid: bool, errors: &mut Vec<ValidationError>) -> bool {
         if self.exceeded.get() {
-            let message = depth_message();
-            if !errors.iter().any(|e| e.message == message) {
-                errors.push(ValidationError {
-                    instance_path: Pointer::root(),
-                    schema_path: Pointer::root(),
-                    keyword: "$ref",
-                    message: format!("validation stopped: {message}"),
-                });
-            }
+            note_stop(errors, depth_message(), "validation stopped: ");
         }
         valid && !self.exceeded.get()
     }

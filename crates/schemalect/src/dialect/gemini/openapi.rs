@@ -41,7 +41,7 @@ use crate::dialect::emit::{
 };
 use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::Outcome;
-use crate::ir::{Additional, Bound, Node, NodeId, Schema};
+use crate::ir::{Additional, Bound, Node, NodeId, RequiredNames, Schema};
 use crate::lower::{Loss, LowerOptions, Target};
 use crate::pointer::Pointer;
 use crate::seen::Distinct;
@@ -834,9 +834,7 @@ impl Lowerer<'_> {
                 degrade(node, "additionalProperties", "admits objects whose members it does not declare (a map or an unconstrained object), and an OBJECT must list its properties and is closed to them")
             });
         };
-        // Hashed, and only once a property admits nothing: `is_required` scans the list,
-        // quadratic over a hostile object.
-        let mut required_names: Option<HashSet<&str>> = None;
+        let mut required_names = RequiredNames::new(rules);
         let mut properties = Map::with_capacity(rules.properties.len());
         let mut ordering = Vec::with_capacity(rules.properties.len());
         for (name, id) in rules.properties.iter() {
@@ -847,13 +845,7 @@ impl Lowerer<'_> {
                 }
                 // A required property that admits nothing makes the object admit nothing; an
                 // optional one can never be present, so leaving it out is exact.
-                Out::Nothing
-                    if required_names
-                        .get_or_insert_with(|| rules.required.iter().map(|r| &**r).collect())
-                        .contains(name) =>
-                {
-                    return Ok(Out::Nothing)
-                }
+                Out::Nothing if required_names.contains(name) => return Ok(Out::Nothing),
                 Out::Nothing => {}
             }
         }
