@@ -375,17 +375,13 @@ impl Reshaper<'_> {
             }
             let mut positions = shape.prefix.iter().chain(std::iter::once(&shape.items));
             let first = positions.next();
-            if rules.unique_items
-                && (shape.prefix.iter().any(sends_alike)
-                    || sends_alike(&shape.items)
-                    || positions.any(|l| Some(l) != first))
-            {
-                // Two distinct items may be sent alike: one with an explicit `null` and one
-                // without the member (`null` read as absence), or two items under different
-                // lenses (the string "1" as it is, the number 1 as JSON text). Distinctness
-                // cannot be asked of the wire then: an encoding that had to meet it would not
-                // exist for a valid source array. Checked on the lifted answer instead.
-                self.losses.push(Loss::new(&src.pointer, "uniqueItems", "items may be sent alike (`null` sent for an absent member, or items reshaped differently by position), so distinct items are checked when the answer is read"));
+            if rules.unique_items && positions.any(|l| Some(l) != first) {
+                // Two distinct items under different lenses may be sent alike (the string "1"
+                // as it is, the number 1 as JSON text). Distinctness cannot be asked of the
+                // wire then: an encoding that had to meet it would not exist for a valid source
+                // array. Checked on the lifted answer instead. (Items never read `null` as
+                // absence: see `compared_whole`.)
+                self.losses.push(Loss::new(&src.pointer, "uniqueItems", "items reshaped differently by position may be sent alike, so distinct items are checked when the answer is read"));
                 rules.unique_items = false;
                 changed = true;
             }
@@ -623,6 +619,16 @@ impl Reshaper<'_> {
         }
         if !identity {
             self.drop_stale_negation(&mut node);
+            if is_any && !node.one_of.is_empty() {
+                // A `oneOf` beside the reshaped `anyOf` speaks of the value before reshaping
+                // too (its literals, its types): kept, it would reject the encoding.
+                node.one_of.clear();
+                self.losses.push(Loss::new(
+                    &node.pointer,
+                    "oneOf",
+                    "speaks of the value before reshaping, so it is not sent beside the reshaped `anyOf`; checked when the answer is read",
+                ));
+            }
         }
         let wid = self.push(node);
         let lens = if identity {
@@ -784,26 +790,6 @@ fn keeps_null(lens: &Lens) -> bool {
         Lens::Opaque => false,
         Lens::Union(u) => u.branches.iter().all(|b| keeps_null(&b.lens)),
         Lens::Identity | Lens::Shape(_) | Lens::Entries(_) | Lens::Envelope(_) => true,
-    }
-}
-
-/// True when `lens` may send two distinct source values alike: under
-/// [`Absent::NullIsAbsence`] an explicit `null` and an absent member are both sent as `null`.
-/// Every other lens is one to one. The lens is as deep as the reshaped schema, which the
-/// reshaping bounds.
-fn sends_alike(lens: &Lens) -> bool {
-    match lens {
-        Lens::Identity | Lens::Opaque => false,
-        Lens::Envelope(l) | Lens::Entries(l) => sends_alike(l),
-        Lens::Shape(shape) => {
-            shape
-                .props
-                .iter()
-                .any(|p| p.absent == Absent::NullIsAbsence || sends_alike(&p.lens))
-                || shape.prefix.iter().any(sends_alike)
-                || sends_alike(&shape.items)
-        }
-        Lens::Union(u) => u.branches.iter().any(|b| sends_alike(&b.lens)),
     }
 }
 

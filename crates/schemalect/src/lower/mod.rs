@@ -189,7 +189,9 @@ pub struct LowerOptions {
     /// Exact when the caller reads a missing member and `null` alike, as serde does for
     /// `Option<T>` fields (both are `None`): a source value with an explicit `null` there is
     /// sent, and read back, as one without the member. Otherwise `lift(encode(x)) = x` still
-    /// holds for every `x` without such explicit nulls.
+    /// holds for every `x` without such explicit nulls. Objects whose values the source
+    /// compares whole (under `enum`, `const` or `uniqueItems`, where an explicit `null` and a
+    /// missing member are different values) keep the wrapper.
     ///
     /// `None` (the default): on for schemas derived from Rust types ([`crate::derive`], with
     /// the `schemars` feature), off for schemas parsed from JSON.
