@@ -320,22 +320,50 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         }
         out
     }
-    /// True when no multiple of `multipleOf` lies within the bounds. Decided only for bounds
-    /// that are integers (exactly, so never wrongly): a multiple of an integer is an integer.
+    /// True when no multiple of `multipleOf` lies within the bounds. A multiple of an integer
+    /// is an integer, so each bound is first moved inward to the nearest integer it admits
+    /// (exactly: `ceil`/`floor` of a float are exact, and integers beyond a float's precision
+    /// are read as integers), and the check is then exact, so never wrong.
     fn no_multiple_between(m: Option<u64>, lo: &Bound, hi: &Bound) -> bool {
-        let (Some(m), Some(a), Some(b)) =
-            (m.filter(|m| *m > 0), lo.value.as_i64(), hi.value.as_i64())
-        else {
+        let (Some(m), Some(first), Some(last)) = (
+            m.filter(|m| *m > 0),
+            integer_inside(lo, false),
+            integer_inside(hi, true),
+        ) else {
             return false;
         };
-        let (m, first, last) = (
-            i128::from(m),
-            i128::from(a) + i128::from(lo.exclusive),
-            i128::from(b) - i128::from(hi.exclusive),
-        );
+        let m = i128::from(m);
         // The least multiple of m at or above `first`.
         let least = first.div_euclid(m) * m + if first.rem_euclid(m) == 0 { 0 } else { m };
         least > last
+    }
+    /// The integer nearest to the bound on its allowed side: the least integer a lower bound
+    /// admits, the greatest an upper bound admits; `None` for a float of 2^53 or more, past
+    /// which not every integer is a float and readers may compare values less exactly.
+    fn integer_inside(b: &Bound, upper: bool) -> Option<i128> {
+        let step = i128::from(b.exclusive);
+        if let Some(i) = b.value.as_i64() {
+            return Some(if upper {
+                i128::from(i) - step
+            } else {
+                i128::from(i) + step
+            });
+        }
+        if let Some(u) = b.value.as_u64() {
+            return Some(if upper {
+                i128::from(u) - step
+            } else {
+                i128::from(u) + step
+            });
+        }
+        let f = b.value.as_f64().filter(|f| f.abs() < 9.0e15)?;
+        // Exact: a float of this size rounded to an integer is an integer i128 holds.
+        Some(match (upper, b.exclusive) {
+            (false, false) => f.ceil() as i128,
+            (false, true) => f.floor() as i128 + 1,
+            (true, false) => f.floor() as i128,
+            (true, true) => f.ceil() as i128 - 1,
+        })
     }
     /// The node's set given its users' sets. It starts from the node's `current` set rather
     /// than its local types: sets only shrink, so the two give the same result, and the local
@@ -1287,9 +1315,34 @@ mod tests {
                 json!({"type": "number", "minimum": 1, "exclusiveMaximum": 2, "multipleOf": 1}),
                 TypeSet::of(JsonType::Number),
             ),
-            // Fractional bounds are not decided: wider, never narrower.
+            // Fractional bounds, moved inward to the integers they admit (seed 900, extended).
             (
                 json!({"type": "number", "minimum": 0.5, "maximum": 0.9, "multipleOf": 1}),
+                none,
+            ),
+            (
+                json!({"type": "number", "minimum": 0.5, "maximum": 1, "multipleOf": 2}),
+                none,
+            ),
+            (
+                json!({"type": "number", "exclusiveMinimum": 1.5, "exclusiveMaximum": 2.0, "multipleOf": 1}),
+                none,
+            ),
+            (
+                json!({"type": "number", "minimum": 0.5, "maximum": 2.0, "multipleOf": 2}),
+                TypeSet::of(JsonType::Number),
+            ),
+            (
+                json!({"type": "number", "minimum": -0.5, "maximum": 0.5, "multipleOf": 3}),
+                TypeSet::of(JsonType::Number),
+            ),
+            (
+                json!({"type": "number", "exclusiveMinimum": 1.0, "maximum": 2.5, "multipleOf": 2}),
+                TypeSet::of(JsonType::Number),
+            ),
+            // Bounds too large to round exactly are not decided: wider, never narrower.
+            (
+                json!({"type": "number", "minimum": 1.5e300, "maximum": 1.6e300, "multipleOf": 7}),
                 TypeSet::of(JsonType::Number),
             ),
             // An item that admits nothing caps the length; `minItems` past the cap leaves no array.
