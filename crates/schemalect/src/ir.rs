@@ -303,12 +303,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         }
         if let Some(n) = node.number.as_deref() {
             if let (Some(lo), Some(hi)) = (&n.lower, &n.upper) {
-                let empty = match crate::value::cmp_numbers(&lo.value, &hi.value) {
-                    Some(std::cmp::Ordering::Greater) => true,
-                    Some(std::cmp::Ordering::Equal) => lo.exclusive || hi.exclusive,
-                    _ => false,
-                };
-                if empty || no_multiple_between(n.multiple_of, lo, hi) {
+                if crossed(lo, hi) || no_multiple_between(n.multiple_of, lo, hi) {
                     out = out.with(JsonType::Number).with(JsonType::Integer);
                 }
             }
@@ -319,6 +314,53 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
             }
         }
         out
+    }
+    /// True when no number lies between a lower and an upper bound.
+    fn crossed(lo: &Bound, hi: &Bound) -> bool {
+        match crate::value::cmp_numbers(&lo.value, &hi.value) {
+            Some(std::cmp::Ordering::Greater) => true,
+            Some(std::cmp::Ordering::Equal) => lo.exclusive || hi.exclusive,
+            _ => false,
+        }
+    }
+    /// The types whose bounds in a node and in one of its union branches leave no value
+    /// between them: a `minLength` of one above a `maxLength` of the other, and so on for
+    /// numbers and items. Each node's own pairs are [`contradicted`]'s.
+    fn bounds_clash(a: &Node, b: &Node) -> TypeSet {
+        let mut out = TypeSet::EMPTY;
+        let above =
+            |lo: Option<u64>, hi: Option<u64>| matches!((lo, hi), (Some(lo), Some(hi)) if lo > hi);
+        if let (Some(x), Some(y)) = (a.string.as_deref(), b.string.as_deref()) {
+            if above(x.min_length, y.max_length) || above(y.min_length, x.max_length) {
+                out = out.with(JsonType::String);
+            }
+        }
+        if let (Some(x), Some(y)) = (a.number.as_deref(), b.number.as_deref()) {
+            let cross = |lo: &Option<Bound>, hi: &Option<Bound>| matches!((lo, hi), (Some(lo), Some(hi)) if crossed(lo, hi));
+            if cross(&x.lower, &y.upper) || cross(&y.lower, &x.upper) {
+                out = out.with(JsonType::Number).with(JsonType::Integer);
+            }
+        }
+        if let (Some(x), Some(y)) = (a.array.as_deref(), b.array.as_deref()) {
+            if above(x.min_items, y.max_items) || above(y.min_items, x.max_items) {
+                out = out.with(JsonType::Array);
+            }
+        }
+        out
+    }
+    /// True when `a` has literals (`const`, `enum`) and `b`'s `type` admits none of them. The
+    /// type sets cannot say it: the literal 2.5 gives "number", whose meet with "integer" is
+    /// "integer", although 2.5 is none (seed 1300, extended).
+    fn literals_outside(a: &Node, b: &Node) -> bool {
+        let Some(types) = b.types else {
+            return false;
+        };
+        if let Some(c) = a.constant.as_deref() {
+            return !types.admits_value(c);
+        }
+        a.enumeration
+            .as_deref()
+            .is_some_and(|e| !e.values.iter().any(|v| types.admits_value(v)))
     }
     /// True when no multiple of `multipleOf` lies within the bounds. A multiple of an integer
     /// is an integer, so each bound is first moved inward to the nearest integer it admits
@@ -373,7 +415,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         current: TypeSet,
         ruled_out: TypeSet,
         admitted: &[TypeSet],
-        apart: impl Fn(&Node, NodeId) -> bool,
+        apart: impl Fn(&Node, NodeId) -> TypeSet,
     ) -> TypeSet {
         let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
         let mut t = current;
@@ -383,12 +425,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         for union in [&node.any_of, &node.one_of] {
             if !union.is_empty() {
                 t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| {
-                    let branch = of(b);
-                    u.union(if apart(node, *b) {
-                        branch.without_all(TypeSet::of(JsonType::Object))
-                    } else {
-                        branch
-                    })
+                    u.union(of(b).without_all(apart(node, *b)))
                 }))
             }
         }
@@ -450,10 +487,10 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
     // its siblings (llguidance) refuse a wire that offers such a branch as the only way to
     // write an object. Where both sides leave undeclared names open, only names both declare
     // can conflict; most unions' objects require none of those, and are passed at once.
-    let apart = |node: &Node, branch: NodeId| -> bool {
+    let objects_apart = |node: &Node, branch: &Node| -> bool {
         let (Some(a), Some(b)) = (
             node.object.as_deref().filter(|_| closed_is_closed),
-            nodes.get(branch.index()).and_then(|b| b.object.as_deref()),
+            branch.object.as_deref(),
         ) else {
             return false;
         };
@@ -472,6 +509,21 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
             };
             common.is_empty()
         })
+    };
+    // The types no value of which meets both a union's node and one of its branches.
+    let apart = |node: &Node, branch: NodeId| -> TypeSet {
+        let Some(b) = nodes.get(branch.index()) else {
+            return TypeSet::EMPTY;
+        };
+        if literals_outside(node, b) || literals_outside(b, node) {
+            return TypeSet::ANY;
+        }
+        let clash = bounds_clash(node, b);
+        if objects_apart(node, b) {
+            clash.with(JsonType::Object)
+        } else {
+            clash
+        }
     };
     let users = inverted(
         nodes.len(),
@@ -1417,6 +1469,40 @@ mod tests {
             (
                 json!({"type": "object", "additionalProperties": {"type": "number"}, "anyOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}]}),
                 object,
+            ),
+            // Bounds of a node and its branch with nothing between them (seed 1300, extended).
+            (
+                json!({"type": "string", "minLength": 2, "anyOf": [{"type": "string", "maxLength": 1}]}),
+                none,
+            ),
+            (
+                json!({"type": "string", "minLength": 2, "anyOf": [{"maxLength": 1}, {"type": "string"}]}),
+                TypeSet::of(JsonType::String),
+            ),
+            (
+                json!({"type": "number", "minimum": 5, "anyOf": [{"exclusiveMaximum": 5}]}),
+                none,
+            ),
+            (
+                json!({"type": "number", "minimum": 5, "anyOf": [{"maximum": 5}]}),
+                TypeSet::of(JsonType::Number),
+            ),
+            (
+                json!({"type": "array", "maxItems": 1, "oneOf": [{"minItems": 2}]}),
+                none,
+            ),
+            // Literals of one side that the other's `type` admits none of.
+            (
+                json!({"type": ["string", "integer", "null"], "anyOf": [{"const": 2.5}]}),
+                none,
+            ),
+            (
+                json!({"enum": [2.5, "x"], "anyOf": [{"type": "integer"}, {"type": "boolean"}]}),
+                none,
+            ),
+            (
+                json!({"type": ["string", "integer"], "anyOf": [{"enum": [2.5, 3.0]}]}),
+                TypeSet::of(JsonType::Integer),
             ),
             // Open on both sides: a required name both declare with no common type.
             (
