@@ -42,7 +42,8 @@ impl Needs {
 
 /// A reshaped schema and its lens.
 pub(crate) struct Reshaped {
-    /// The normalised source the lens reads (equivalent to the source, or wider with losses).
+    /// The normalised source the lens reads (equivalent to the source, or wider with losses),
+    /// with `oneOf` read as `anyOf` as [`Reshaped::read`] reads the wire.
     pub source: Schema,
     /// The schema to lower for the provider.
     pub wire: Schema,
@@ -106,7 +107,12 @@ pub(crate) fn reshape_with(schema: &Schema, needs: Needs, null_means_absent: boo
     Reshaped {
         losses: r.losses,
         read: one_of_as_any_of(&wire),
-        source,
+        // Read the same way: normalisation may widen a `oneOf` branch (merging its `allOf`),
+        // and a widened branch can make a valid value match two branches, which a `oneOf`
+        // then rejects; the lens would find no branch to encode it with (widening property,
+        // seed 1200, 4,000 cases). Which branch a value takes is all the lens asks of it;
+        // answers are held to the schema as written.
+        source: one_of_as_any_of(&source),
         wire,
         lens,
     }

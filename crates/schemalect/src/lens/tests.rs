@@ -383,6 +383,38 @@ fn a_one_of_beside_a_reshaped_any_of_is_not_sent() {
 }
 
 #[test]
+fn a_one_of_branch_widened_by_normalisation_still_encodes() {
+    // Merging the first branch's `allOf` widens it to admit `{"a": ""}`, which the second
+    // branch admits too: read as written, the normalised `oneOf` would reject the value and
+    // the lens would find no branch for it (widening property, seed 1200).
+    let s = Schema::parse(&json!({"anyOf": [
+        {"allOf": [
+            {"properties": {"a": {"type": "object", "anyOf": [{"type": "string"}]}}, "required": ["a"]},
+            {"type": "object", "additionalProperties": {"type": "string"}}
+        ]},
+        {"oneOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+             "allOf": [{"properties": {}, "additionalProperties": false}]},
+            {"minimum": 3}
+        ]}
+    ]}))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, STRICT);
+    let x = json!({"a": ""});
+    assert!(s.is_valid(&x));
+    let w = r
+        .lens
+        .encode(&x, r.sides())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(r.read.is_valid(&w), "{w}");
+    let lifted = r
+        .lens
+        .lift(&w, r.sides())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(s.is_valid(&lifted), "{lifted}");
+}
+
+#[test]
 fn the_wire_is_read_with_one_of_as_any_of() {
     // Every dialect sends `oneOf` as `anyOf`, so the lens judges by that reading, at any depth
     // (here under an optional property, which the wire makes a nullable `anyOf`).
