@@ -356,6 +356,17 @@ fn unique_items_are_not_asked_of_items_reshaped_differently_by_position() {
     assert!(r.wire.is_valid(&w), "{w}");
 }
 
+/// The encoding of `x`, a value `s` admits, checked against the wire as providers read it.
+fn encoded_on_the_wire(s: &Schema, r: &super::reshape::Reshaped, x: &Value) -> Value {
+    assert!(s.is_valid(x), "{x}");
+    let w = r
+        .lens
+        .encode(x, r.sides())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(r.read.is_valid(&w), "{w}");
+    w
+}
+
 #[test]
 fn a_one_of_beside_a_reshaped_any_of_is_not_sent() {
     // The `anyOf` branch admits arbitrary objects and is sent as JSON text; the `oneOf` beside
@@ -368,12 +379,7 @@ fn a_one_of_beside_a_reshaped_any_of_is_not_sent() {
     .unwrap_or_else(|e| panic!("{e}"));
     let r = reshape(&s, STRICT);
     let x = json!({"k": "v"});
-    assert!(s.is_valid(&x));
-    let w = r
-        .lens
-        .encode(&x, r.sides())
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(r.read.is_valid(&w), "{w}");
+    let w = encoded_on_the_wire(&s, &r, &x);
     assert_eq!(r.lens.lift(&w, r.sides()).ok(), Some(x));
     assert!(
         r.losses.iter().any(|l| l.keyword == "oneOf"),
@@ -400,13 +406,7 @@ fn a_one_of_branch_widened_by_normalisation_still_encodes() {
     ]}))
     .unwrap_or_else(|e| panic!("{e}"));
     let r = reshape(&s, STRICT);
-    let x = json!({"a": ""});
-    assert!(s.is_valid(&x));
-    let w = r
-        .lens
-        .encode(&x, r.sides())
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    assert!(r.read.is_valid(&w), "{w}");
+    let w = encoded_on_the_wire(&s, &r, &json!({"a": ""}));
     let lifted = r
         .lens
         .lift(&w, r.sides())
