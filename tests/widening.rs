@@ -1170,12 +1170,20 @@ fn oracle_follows_references() {
     assert!(l.accepts(&deep));
     assert!(!l.accepts(&json!({"head": {"v": 1, "next": {"v": "2", "next": null}}})));
     // A wire that closes the object a reference reaches while the source leaves it open
-    // narrows, and the oracle sees it through the reference.
-    let open_source = json!({
+    // narrows, and the oracle sees it through the reference. The declared fragment follows a
+    // reference written as a plain pointer (`extra` is then undeclared at `/m`), not one a
+    // reader of the text cannot follow (`%24` is `$`).
+    let plain_source = json!({
         "type": "object", "properties": {"m": {"$ref": "#/$defs/meta"}}, "required": ["m"], "additionalProperties": false,
         "$defs": {"meta": {"type": "object", "properties": {"s": {"type": "string"}}}}
     });
     let x = json!({"m": {"s": "a", "extra": 1}});
+    assert!(parse_extended(&plain_source).is_valid(&x) && !declared(&plain_source, &x));
+    assert!(declared(&plain_source, &json!({"m": {"s": "a"}})));
+    let open_source = json!({
+        "type": "object", "properties": {"m": {"$ref": "#/%24defs/meta"}}, "required": ["m"], "additionalProperties": false,
+        "$defs": {"meta": {"type": "object", "properties": {"s": {"type": "string"}}}}
+    });
     assert!(parse_extended(&open_source).is_valid(&x) && declared(&open_source, &x));
     let closed_wire = gemini_json(json!({
         "type": "object", "properties": {"m": {"$ref": "#/$defs/meta"}}, "required": ["m"], "additionalProperties": false,
@@ -1249,7 +1257,7 @@ fn extended_generator_aims_at_its_schemas() {
         );
     }
     // Undeclared members go where the declared fragment allows them and nowhere else.
-    let behind_ref = json!({"type": "object", "properties": {"m": {"$ref": "#/$defs/o"}}, "$defs": {"o": {"type": "object", "properties": {"a": {"type": "integer"}}}}});
+    let behind_ref = json!({"type": "object", "properties": {"m": {"$ref": "#/%24defs/o"}}, "$defs": {"o": {"type": "object", "properties": {"a": {"type": "integer"}}}}});
     let x = extended::with_undeclared_members(&json!({"m": {"a": 1}}));
     assert_eq!(x, json!({"m": {"a": 1, "zz": null}}));
     assert!(declared(&behind_ref, &x) && parse_extended(&behind_ref).is_valid(&x));

@@ -4,8 +4,11 @@
 //!
 //! Read from the schema JSON (not the library's IR), like the harness's `declared`. The
 //! schemas that apply at a location are the node and everything its `anyOf`/`oneOf`/`allOf`
-//! reach; an object there may use the union of the names their `properties` declare (any name
-//! when none declares properties).
+//! and local `$ref`s reach; an object there may use the union of the names their `properties`
+//! declare (any name when none declares properties). A `$ref` is followed as the harness
+//! follows it, by its text: `#` then tokens split at `/` (empty ones skipped, `~1` and `~0`
+//! unescaped, no percent-decoding) looked up from the document's root, whatever the draft and
+//! whatever `$id` says; one that leads nowhere so is not followed.
 //!
 //! Tuples are read in every draft's spelling: `prefixItems` with `items`, and the list form of
 //! `items` with `additionalItems` (drafts 4 to 2019-09).
@@ -19,15 +22,33 @@ use serde_json::Value;
 
 /// True when `x` lies in the declared fragment of `schema`.
 pub fn declared(schema: &Value, x: &Value) -> bool {
-    declared_at(&[schema], x, 0)
+    declared_at(schema, &[schema], x, 0)
 }
 
-/// The node and everything its combinators reach.
-fn expand<'a>(nodes: &[&'a Value]) -> Vec<&'a Value> {
-    let mut out = Vec::new();
+/// The node a local reference's text names from `root`, read as described in the module docs.
+fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let path = reference.strip_prefix('#')?;
+    path.split('/')
+        .filter(|t| !t.is_empty())
+        .try_fold(root, |node, token| {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            match node {
+                Value::Object(m) => m.get(&token),
+                Value::Array(list) if token.bytes().all(|b| b.is_ascii_digit()) => {
+                    list.get(token.parse::<usize>().ok()?)
+                }
+                _ => None,
+            }
+        })
+}
+
+/// The node and everything its combinators and local references reach.
+fn expand<'a>(root: &'a Value, nodes: &[&'a Value]) -> Vec<&'a Value> {
+    let mut out: Vec<&Value> = Vec::new();
+    let mut seen: std::collections::HashSet<*const Value> = std::collections::HashSet::new();
     let mut stack: Vec<&Value> = nodes.to_vec();
     while let Some(n) = stack.pop() {
-        if !n.is_object() || out.len() > 10_000 {
+        if !n.is_object() || out.len() > 10_000 || !seen.insert(n) {
             continue;
         }
         out.push(n);
@@ -36,15 +57,22 @@ fn expand<'a>(nodes: &[&'a Value]) -> Vec<&'a Value> {
                 stack.extend(list.iter());
             }
         }
+        if let Some(target) = n
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve_local(root, r))
+        {
+            stack.push(target);
+        }
     }
     out
 }
 
-fn declared_at(nodes: &[&Value], x: &Value, depth: usize) -> bool {
+fn declared_at(root: &Value, nodes: &[&Value], x: &Value, depth: usize) -> bool {
     if depth > 200 {
         return true;
     }
-    let nodes = expand(nodes);
+    let nodes = expand(root, nodes);
     match x {
         Value::Object(members) => {
             let props: Vec<&serde_json::Map<String, Value>> = nodes
@@ -69,7 +97,7 @@ fn declared_at(nodes: &[&Value], x: &Value, depth: usize) -> bool {
                         own.or_else(|| n.get("additionalProperties").filter(|a| a.is_object()))
                     })
                     .collect();
-                sub.is_empty() || declared_at(&sub, v, depth + 1)
+                sub.is_empty() || declared_at(root, &sub, v, depth + 1)
             })
         }
         Value::Array(items) => items.iter().enumerate().all(|(i, v)| {
@@ -89,7 +117,7 @@ fn declared_at(nodes: &[&Value], x: &Value, depth: usize) -> bool {
                     }
                 })
                 .collect();
-            sub.is_empty() || declared_at(&sub, v, depth + 1)
+            sub.is_empty() || declared_at(root, &sub, v, depth + 1)
         }),
         _ => true,
     }

@@ -365,8 +365,8 @@ pub fn value(schema: &Value) -> BoxedStrategy<Value> {
 
 /// `x` with a member `"zz": null` added to every object below the root: such a value lies in
 /// the declared fragment only where no `properties` applies (a map, or an open object reached
-/// through a `$ref`, which the declared fragment does not follow), so it probes that closed
-/// decoders keep those objects open.
+/// through a `$ref` the declared fragment does not follow: one percent-encoded), so it probes
+/// that closed decoders keep those objects open.
 pub fn with_undeclared_members(x: &Value) -> Value {
     fn go(x: &Value, top: bool) -> Value {
         match x {

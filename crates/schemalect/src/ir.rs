@@ -639,6 +639,7 @@ static EMPTY_NODE: Node = Node {
     one_of: Vec::new(),
     not: None,
     reference: None,
+    plain_reference: false,
     annotations: None,
     property_counts: None,
 };
@@ -674,6 +675,15 @@ pub struct Node {
     /// `$ref` (extended subset): the node it resolves to. Applies in conjunction with the
     /// node's other keywords (2020-12), possibly back up the tree (recursion).
     pub reference: Option<NodeId>,
+    /// True when [`Node::reference`] was written as a plain JSON Pointer from the document's
+    /// root (`#` or `#/…`, no percent-encoding, no empty token, not inside a subschema with an
+    /// `$id` of its own, and in drafts 4 to 7 with no sibling that declares properties or
+    /// applies subschemas): a reader that resolves the text against the root document, as
+    /// the declared fragment of widening.md does, reaches the same schema. Only then may the
+    /// objects the reference reaches be closed to their declared names
+    /// ([`crate::dialect::declared`]); `false` for every other reference and every node a
+    /// rewrite makes, which keeps those objects open.
+    pub plain_reference: bool,
     /// `title`, `description`, `default`, `examples`, `format`, `$schema`, `$id`.
     pub annotations: Option<Arc<Annotations>>,
     /// `minProperties`, `maxProperties`: set only where a `full` schema is lowered for a

@@ -15,11 +15,16 @@
 //! them) and some schema at its location declares a name it does not. Closed decoders must then
 //! keep it open (reshaping) or fall back (Gemini `responseSchema`).
 //!
-//! References (extended subset) are read the way the harness reads them: a location's names
-//! come from the schemas written there, not from what a `$ref` points to. So an open object
-//! reached through a reference declares nothing for its location, and closing it would reject
-//! values whose members the harness counts as undeclared-but-allowed: it is unsafe too.
-//! Results are keyed by source pointer, which survives inlining and normalisation.
+//! References are followed the way a reader of the JSON follows them (widening.md's "wherever
+//! S declares properties", and the independent harness): a `$ref` written as a plain JSON
+//! Pointer from the document's root ([`crate::ir::Node::plain_reference`]) brings its target's
+//! declarations to the location, like an `allOf` member. Any other reference (an anchor, a
+//! percent-encoded or `$id`-relative pointer, a document of the registry, a drafts 4 to 7
+//! `$ref` beside declarations it overrides) is not followed there: its location's names come
+//! from the schemas written at it, so an open object behind it declares nothing for the
+//! location, and closing it would reject values whose members such a reader counts as
+//! undeclared-but-allowed. Those objects are *hidden* ([`hidden_by_references`]), results
+//! keyed by source pointer, which survives inlining and normalisation.
 
 use crate::ir::{Additional, NodeId, Schema};
 use crate::pointer::Pointer;
@@ -29,12 +34,17 @@ use std::collections::{HashMap, HashSet};
 /// Past this many distinct locations the analysis gives up and calls every open object unsafe.
 const MAX_GROUPS: usize = 100_000;
 
-/// The source pointers of the open objects that references hide from their location's
-/// declared names (see the module docs). Call it on the schema as parsed, before references
-/// are written out in place; pointers survive that and normalisation.
+/// The source pointers of the open objects that references which are not plain pointers hide
+/// from their location's declared names (see the module docs). Call it on the schema as
+/// parsed, before references are written out in place; pointers survive that and
+/// normalisation.
 pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<Pointer> {
     let mut out = HashSet::new();
-    if !schema.has_references() {
+    if !schema.has_references()
+        || schema
+            .nodes()
+            .all(|(_, n)| n.reference.is_none() || n.plain_reference)
+    {
         return out;
     }
     // Everything a reference reaches, and the referring nodes, which take the target's rules.
@@ -48,18 +58,27 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<Pointer> {
     let mut seen = vec![false; schema.len()];
     let mut stack: Vec<NodeId> = Vec::new();
     for (_, n) in schema.nodes() {
-        if let Some(t) = n.reference {
+        let Some(t) = n.reference else {
+            continue;
+        };
+        // The referring node becomes the target once written out in place: it is hidden when
+        // a reference on the way to the last target is not plain.
+        let mut plain = n.plain_reference;
+        let mut target = t;
+        let mut hops = 0;
+        while let Some(next) = schema.node(target).reference.filter(|_| hops < 64) {
+            plain &= schema.node(target).plain_reference;
+            target = next;
+            hops += 1;
+        }
+        if plain {
+            continue;
+        }
+        if !n.plain_reference {
             stack.push(t);
-            // The referring node becomes the target once written out in place.
-            let mut target = t;
-            let mut hops = 0;
-            while let Some(next) = schema.node(target).reference.filter(|_| hops < 64) {
-                target = next;
-                hops += 1;
-            }
-            if open_object(target) || expand(schema, &[target]).into_iter().any(open_object) {
-                out.insert(n.pointer.clone());
-            }
+        }
+        if open_object(target) || expand(schema, &[target]).into_iter().any(open_object) {
+            out.insert(n.pointer.clone());
         }
     }
     while let Some(id) = stack.pop() {
@@ -100,7 +119,10 @@ pub(crate) fn hidden_by_references(schema: &Schema) -> HashSet<Pointer> {
 }
 
 /// For each node of the schema: true when closing it to its declared properties could reject
-/// a value of the declared fragment (references not followed: see the module docs).
+/// a value of the declared fragment. References left in the schema (recursive ones, once the
+/// others are written out in place) are followed, every one of them: following one that is not
+/// plain only adds names to a location, which flags more objects, never fewer (what such a
+/// reference reaches is [`hidden_by_references`] anyway).
 pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
     let n = schema.len();
     let mut flags = vec![false; n];
@@ -197,11 +219,10 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
     flags
 }
 
-/// True when a node is the only schema at its location: no combinators (references are not
-/// followed here).
+/// True when a node is the only schema at its location: no combinators, no reference.
 fn is_alone(schema: &Schema, id: NodeId) -> bool {
     let n = schema.node(id);
-    n.all_of.is_empty() && n.any_of.is_empty() && n.one_of.is_empty()
+    n.all_of.is_empty() && n.any_of.is_empty() && n.one_of.is_empty() && n.reference.is_none()
 }
 
 /// Queues a location for [`unsafe_to_close`]: one subschema on the stack of lone ids, none
@@ -229,8 +250,8 @@ fn push_locations_below(schema: &Schema, id: NodeId, lone: &mut Vec<NodeId>) {
     }
 }
 
-/// The nodes written at one location: the group and everything its combinators reach, sorted
-/// and without repeats (references are not followed, as the harness does not).
+/// The nodes that apply at one location: the group and everything its combinators and
+/// references reach, sorted and without repeats.
 fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
     let mut seen = Distinct::new();
     let mut stack: Vec<NodeId> = group.to_vec();
@@ -240,6 +261,7 @@ fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
         }
         let n = schema.node(id);
         stack.extend(n.all_of.iter().chain(&n.any_of).chain(&n.one_of).copied());
+        stack.extend(n.reference);
     }
     let mut out = seen.into_vec();
     out.sort_unstable();
@@ -306,15 +328,123 @@ mod tests {
     }
 
     #[test]
-    fn objects_behind_references_count_as_undeclared() {
+    fn objects_behind_references_that_are_not_plain_pointers_count_as_undeclared() {
+        // `%24` is `$`: the parser decodes it, a reader splitting the text does not.
         let p = hidden(json!({
                 "$defs": {"item": {"type": "object", "properties": {"a": {"type": "string"}}}},
                 "type": "object",
-                "properties": {"x": {"$ref": "#/$defs/item"}, "y": {"$ref": "#/definitions/closed"}},
+                "properties": {"x": {"$ref": "#/%24defs/item"}, "y": {"$ref": "#/definitions/closed"}},
                 "additionalProperties": false,
                 "definitions": {"closed": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}}
         }));
         assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
+    }
+
+    #[test]
+    fn objects_behind_plain_pointers_are_not_hidden() {
+        let p = hidden(json!({
+                "$defs": {"item": {"type": "object", "properties": {"a": {"type": "string"}}}},
+                "type": "object",
+                "properties": {"x": {"$ref": "#/$defs/item"}, "y": {"$ref": "#/$defs/item"}}
+        }));
+        assert!(p.is_empty(), "{p:?}");
+        // Reached through a plain pointer and through one that is not: hidden, since one
+        // location reads it without its names.
+        let p = hidden(json!({
+                "$defs": {"item": {"type": "object", "properties": {"a": {"type": "string"}}}},
+                "type": "object",
+                "properties": {"x": {"$ref": "#/$defs/item"}, "y": {"$ref": "#/$defs/ite%6D"}}
+        }));
+        assert_eq!(p, vec!["/$defs/item", "/properties/y"]);
+    }
+
+    /// The hidden pointers of a `full`-subset schema, sorted.
+    fn hidden_full(source: serde_json::Value) -> Vec<String> {
+        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Full);
+        let s = Schema::parse_with(&source, &opts).unwrap_or_else(|e| panic!("{e}"));
+        let mut p: Vec<String> = hidden_by_references(&s)
+            .into_iter()
+            .map(Pointer::into_string)
+            .collect();
+        p.sort();
+        p
+    }
+
+    #[test]
+    fn which_references_of_the_full_subset_are_plain() {
+        let item = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        // A root pointer, in every draft, with `definitions` beside a drafts 4 to 7 `$ref`.
+        for draft in [
+            "http://json-schema.org/draft-04/schema#",
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2020-12/schema",
+        ] {
+            let p = hidden_full(json!({
+                "$schema": draft,
+                "definitions": {"item": item},
+                "properties": {"x": {"$ref": "#/definitions/item", "description": "d"}}
+            }));
+            assert!(p.is_empty(), "{draft}: {p:?}");
+        }
+        // Draft 7 ignores the siblings of `$ref`, but a reader of the declared fragment
+        // counts their names: `{"x": {"a": "", "b": 1}}` is valid and declared, so the target
+        // stays open.
+        let p = hidden_full(json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"item": item},
+            "properties": {"x": {"$ref": "#/definitions/item", "properties": {"b": {}}}}
+        }));
+        assert_eq!(p, vec!["/definitions/item", "/properties/x"]);
+        // 2020-12 applies them: the location holds both, and the analysis on the written-out
+        // schema sees both (nothing hidden).
+        let p = hidden_full(json!({
+            "definitions": {"item": item},
+            "properties": {"x": {"$ref": "#/definitions/item", "properties": {"b": {}}}}
+        }));
+        assert!(p.is_empty(), "{p:?}");
+        // An anchor, and a pointer inside a subschema with an `$id` of its own.
+        let p = hidden_full(json!({
+            "$defs": {"item": {"$anchor": "it", "type": "object", "properties": {"a": {"type": "string"}}}},
+            "properties": {"x": {"$ref": "#it"}}
+        }));
+        assert_eq!(p, vec!["/$defs/item", "/properties/x"]);
+        let p = hidden_full(json!({
+            "$id": "https://example.com/root",
+            "properties": {"x": {
+                "$id": "https://example.com/inner",
+                "$defs": {"item": item},
+                "properties": {"y": {"$ref": "#/$defs/item"}}
+            }}
+        }));
+        assert_eq!(
+            p,
+            vec!["/properties/x/$defs/item", "/properties/x/properties/y"]
+        );
+    }
+
+    #[test]
+    fn a_reference_left_in_the_schema_brings_its_names_to_the_location() {
+        // The recursive reference stays in the schema; its location holds the node `next`
+        // and, through the reference, `node`, which declares `v` and `next` but not `w`.
+        let s = Schema::parse_with(
+            &json!({
+                "$defs": {"node": {"type": "object", "properties": {"v": {}, "next": {"$ref": "#/$defs/node", "properties": {"w": {}}}}}},
+                "$ref": "#/$defs/node"
+            }),
+            &crate::ParseOptions::default().with_subset(crate::Subset::Extended),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let flags = unsafe_to_close(&s);
+        let flagged: Vec<&str> = s
+            .nodes()
+            .filter(|(id, _)| flags.get(id.index()) == Some(&true))
+            .map(|(_, n)| n.pointer.as_str())
+            .collect();
+        assert!(flagged.contains(&"/$defs/node"), "{flagged:?}");
+        assert!(
+            flagged.contains(&"/$defs/node/properties/next"),
+            "{flagged:?}"
+        );
     }
 
     #[test]
@@ -323,7 +453,7 @@ mod tests {
         // branch's pointer: closing that branch would reject `{"a": "s", "zz": null}`.
         let p = hidden(json!({
             "type": "object",
-            "properties": {"a": {"$ref": "#/$defs/d0"}},
+            "properties": {"a": {"$ref": "#/%24defs/d0"}},
             "$defs": {"d0": {"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"type": "object"}]}}
         }));
         assert_eq!(p, vec!["/$defs/d0", "/$defs/d0/anyOf/0", "/properties/a"]);
@@ -331,7 +461,7 @@ mod tests {
         let s = Schema::parse_with(
             &json!({
                 "type": "object",
-                "properties": {"a": {"$ref": "#/$defs/d0"}},
+                "properties": {"a": {"$ref": "#/%24defs/d0"}},
                 "$defs": {"d0": {"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"type": "object"}]}}
             }),
             &crate::ParseOptions::default().with_subset(crate::Subset::Extended),
@@ -351,7 +481,7 @@ mod tests {
     fn a_node_merging_a_referenced_open_object_is_hidden_too() {
         let p = hidden(json!({
             "type": "object",
-            "allOf": [{"$ref": "#/definitions/thing"}],
+            "allOf": [{"$ref": "#/definitions/%74hing"}],
             "definitions": {"thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
         }));
         assert_eq!(p, vec!["", "/allOf/0", "/definitions/thing"]);

@@ -229,9 +229,11 @@ impl Merger {
         n.all_of = a.all_of.iter().chain(b.all_of.iter()).copied().collect();
         n.any_of = pick_union(&a.any_of, &b.any_of)?;
         n.one_of = pick_union(&a.one_of, &b.one_of)?;
-        n.reference = match (a.reference, b.reference) {
+        (n.reference, n.plain_reference) = match (a.reference, b.reference) {
             (Some(x), Some(y)) if x != y => return None,
-            (x, y) => x.or(y),
+            (Some(x), Some(_)) => (Some(x), a.plain_reference && b.plain_reference),
+            (Some(x), None) => (Some(x), a.plain_reference),
+            (None, y) => (y, b.plain_reference),
         };
         n.not = match (a.not, b.not) {
             (Some(x), Some(_)) => {

@@ -100,7 +100,23 @@ struct PendingRef {
     kind: RefKind,
     uri: String,
     draft: Draft,
+    /// See [`Node::plain_reference`].
+    plain: bool,
 }
+
+/// Siblings of a drafts 4 to 7 `$ref` that a reader of the declared fragment takes into
+/// account (they declare names or apply subschemas at the location), although the draft
+/// ignores them: a reference beside one of them is not [`Node::plain_reference`].
+const DECLARING_SIBLINGS: [&str; 8] = [
+    "properties",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "items",
+    "prefixItems",
+    "additionalItems",
+];
 
 /// Where a resource sits: its document, the pointer to its root there, its draft.
 struct Meta {
@@ -405,7 +421,15 @@ impl<'a> Full<'a> {
         Some(out)
     }
 
-    fn reference(&mut self, id: NodeId, kind: RefKind, value: &Value, at: &Pointer, ctx: &Ctx) {
+    fn reference(
+        &mut self,
+        id: NodeId,
+        kind: RefKind,
+        value: &Value,
+        at: &Pointer,
+        ctx: &Ctx,
+        beside_declarations: bool,
+    ) {
         let name = match kind {
             RefKind::Ref => "$ref",
             RefKind::Dynamic => "$dynamicRef",
@@ -414,11 +438,17 @@ impl<'a> Full<'a> {
         let Some(text) = value.as_str() else {
             return self.front.shape(at, name, Shape::String, None);
         };
+        // In the root document's root resource: `#…` then means what it means at the root.
+        let at_root_resource = ctx.doc == 0 && self.resource_of.first() == Some(&ctx.resource);
         self.pending.push(PendingRef {
             node: id,
             kind,
             uri: resolve(ctx.base(), text),
             draft: ctx.draft,
+            plain: kind == RefKind::Ref
+                && at_root_resource
+                && !beside_declarations
+                && super::is_plain_pointer(text),
         });
     }
 
@@ -442,6 +472,8 @@ impl<'a> Full<'a> {
             ..FullRules::default()
         };
         let mut pending = Pending::default();
+        let beside_declarations =
+            legacy_ref && DECLARING_SIBLINGS.iter().any(|k| obj.contains_key(*k));
         for (name, value) in obj {
             let name = name.as_str();
             if !unknown::known(draft, name) {
@@ -454,9 +486,11 @@ impl<'a> Full<'a> {
                 continue; // a keyword of a vocabulary the meta-schema leaves out: an annotation
             }
             match name {
-                "$ref" => self.reference(id, RefKind::Ref, value, at, ctx),
-                "$dynamicRef" => self.reference(id, RefKind::Dynamic, value, at, ctx),
-                "$recursiveRef" => self.reference(id, RefKind::Recursive, value, at, ctx),
+                "$ref" => {
+                    self.reference(id, RefKind::Ref, value, at, ctx, beside_declarations);
+                }
+                "$dynamicRef" => self.reference(id, RefKind::Dynamic, value, at, ctx, false),
+                "$recursiveRef" => self.reference(id, RefKind::Recursive, value, at, ctx, false),
                 "$anchor" | "$dynamicAnchor" => {
                     let Some(a) = value.as_str() else {
                         self.front.shape(at, name, Shape::String, None);
@@ -859,6 +893,7 @@ impl<'a> Full<'a> {
                 RefKind::Ref => {
                     if let Some(n) = self.nodes.get_mut(r.node.index()) {
                         n.reference = Some(t);
+                        n.plain_reference = r.plain;
                     }
                 }
                 RefKind::Dynamic | RefKind::Recursive => {

@@ -191,6 +191,8 @@ impl Parser {
                 Some(t) => {
                     if let Some(n) = self.nodes.get_mut(id.index()) {
                         n.reference = Some(t);
+                        // References inside a subschema with its own `$id` are refused above.
+                        n.plain_reference = is_plain_pointer(&text);
                     }
                 }
                 None => self.front.violate(
@@ -769,6 +771,23 @@ pub(crate) fn tighter(
                 exclusive: false,
             }),
         },
+    }
+}
+
+/// True for a local reference written as a plain JSON Pointer: `#`, or `#/` and tokens none
+/// of which is empty, with no percent-encoding. A reader that splits the text at `/` and looks
+/// each token up from the document's root (as widening.md's declared fragment and the
+/// independent harness do) reaches what [`decode_fragment`] does; for other spellings it may
+/// not (`#/a%2Fb`, `#/a//b`, an anchor), so what they reach is not followed there.
+pub(crate) fn is_plain_pointer(text: &str) -> bool {
+    match text.strip_prefix('#') {
+        Some("") => true,
+        Some(frag) => {
+            frag.starts_with('/')
+                && !frag.contains('%')
+                && frag.split('/').skip(1).all(|t| !t.is_empty())
+        }
+        None => false,
     }
 }
 

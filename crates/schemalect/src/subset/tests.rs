@@ -366,4 +366,38 @@ mod extended {
         assert!(s.is_valid(&json!(1)));
         assert!(!s.is_valid(&json!(true)));
     }
+
+    #[test]
+    fn plain_pointers_are_those_a_textual_reader_resolves_alike() {
+        for (text, plain) in [
+            ("#", true),
+            ("#/$defs/a", true),
+            ("#/$defs/c~1d", true),
+            ("#/anyOf/0", true),
+            ("#/$defs/a%20b", false),
+            ("#/", false),
+            ("#/$defs//a", false),
+            ("#anchor", false),
+            ("other.json#/a", false),
+        ] {
+            assert_eq!(is_plain_pointer(text), plain, "{text}");
+        }
+        let s = ext(json!({
+            "$defs": {"a b": {"type": "string"}, "c": {"type": "integer"}},
+            "anyOf": [{"$ref": "#/$defs/a%20b"}, {"$ref": "#/$defs/c"}]
+        }))
+        .unwrap();
+        let flags: Vec<(String, bool)> = s
+            .nodes()
+            .filter(|(_, n)| n.reference.is_some())
+            .map(|(_, n)| (n.pointer.to_string(), n.plain_reference))
+            .collect();
+        assert_eq!(
+            flags,
+            vec![
+                ("/anyOf/0".to_owned(), false),
+                ("/anyOf/1".to_owned(), true)
+            ]
+        );
+    }
 }
