@@ -148,7 +148,9 @@ fn engines_over_the_shared_corpus() {
 /// any build of the command-line tool, an older one included, are judged by today's checks.
 /// The valid instances are the tests the report marks valid (`actual: true`) that lie in the
 /// declared fragment, read from the files the report names; with the conservative profile
-/// (the default) they are what the provider is asked for.
+/// (the default) they are what the provider is asked for, and with the reshaping profile their
+/// encodings, which the report gives per target (`encoded`). Fails on any wire refused, valid
+/// value rejected or Ollama format failing the GBNF check.
 ///
 /// Run: `schemalect suite ../shared/corpus/jsonschemabench --format json > suite.jsonl`, then
 /// `SCHEMALECT_ENGINE_SUITE=suite.jsonl cargo test --test engines -- --nocapture`.
@@ -194,14 +196,17 @@ fn engines_over_a_suite_report() {
         };
         let s = &group["schema"];
         let tests = group["tests"].as_array().cloned().unwrap_or_default();
-        let valid: Vec<Value> = entry["tests"]
+        // (index of the test, its value)
+        let valid: Vec<(usize, Value)> = entry["tests"]
             .as_array()
             .into_iter()
             .flatten()
             .filter(|t| t["actual"] == Value::Bool(true))
-            .filter_map(|t| tests.get(t["index"].as_u64()? as usize))
-            .map(|t| t["data"].clone())
-            .filter(|x| support::declared::declared(s, x))
+            .filter_map(|t| {
+                let i = t["index"].as_u64()? as usize;
+                Some((i, tests.get(i)?["data"].clone()))
+            })
+            .filter(|(_, x)| support::declared::declared(s, x))
             .collect();
         for t in entry["targets"].as_array().into_iter().flatten() {
             let name = t["target"].as_str().unwrap_or_default();
@@ -244,8 +249,22 @@ fn engines_over_a_suite_report() {
                     note(e.clone(), &mut llg_examples);
                 }
                 Ok(engine) => {
-                    for x in &valid {
+                    // With the reshaping profile the wire speaks the encoded shape: the report
+                    // gives each test's encoding (null where the lens found none, a rejection).
+                    let encoded = t["encoded"].as_array();
+                    for (i, x) in &valid {
                         tally.2 += 1;
+                        let x = match encoded {
+                            Some(list) => match list.get(*i) {
+                                Some(v) if !v.is_null() => v,
+                                _ => {
+                                    tally.3 += 1;
+                                    note(format!("test {i} not encoded"), &mut llg_examples);
+                                    continue;
+                                }
+                            },
+                            None => x,
+                        };
                         if let Err(e) = engine.writes(x) {
                             tally.3 += 1;
                             note(e, &mut llg_examples);
@@ -279,4 +298,11 @@ fn engines_over_a_suite_report() {
     for e in &llg_examples {
         println!("  {e}");
     }
+    let (refused, rejected) = llg
+        .values()
+        .fold((0, 0), |(a, b), (_, bad, _, rej)| (a + bad, b + rej));
+    assert!(
+        refused == 0 && rejected == 0 && ollama_bad == 0,
+        "{refused} wires refused, {rejected} valid values rejected, {ollama_bad} Ollama formats failing the GBNF check (examples above)"
+    );
 }
