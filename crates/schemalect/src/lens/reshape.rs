@@ -611,7 +611,7 @@ impl Reshaper<'_> {
             return (id, Lens::Identity);
         }
         let identity = out.iter().all(|b| b.lens.is_identity());
-        if !identity && !self.disjoint(&out) {
+        if !identity && !self.read_apart(&out) {
             // Reshaped branches that could read one answer two ways: leave the union as the
             // source has it (the dialect then decides what it can send).
             return (id, Lens::Identity);
@@ -645,14 +645,16 @@ impl Reshaper<'_> {
         (wid, lens)
     }
 
-    /// True when no wire value can satisfy two branches: the types their wire schemas admit
-    /// are disjoint (a branch sent as JSON text is a string, whatever its source type), or
-    /// they are objects that require a common property with disjoint constant values.
+    /// True when no wire value can be read two ways: for every two branches, either no wire
+    /// value satisfies both (the types their wire schemas admit are disjoint, a branch sent as
+    /// JSON text being a string whatever its source type; or they are objects that require a
+    /// common property with disjoint constant values, or a member the other, closed, does not
+    /// declare), or their lenses lift every value both accept alike ([`Self::lift_alike`]).
     ///
     /// The check is pairwise, so it is bounded: a union with more than [`MAX_UNION_PAIRS`]
     /// pairs of branches is not shown disjoint and stays as the source has it (never wrong,
     /// only weaker), rather than cost quadratic time on a hostile schema.
-    fn disjoint(&self, branches: &[Branch]) -> bool {
+    fn read_apart(&self, branches: &[Branch]) -> bool {
         let n = branches.len();
         if n.saturating_mul(n.saturating_sub(1)) / 2 > MAX_UNION_PAIRS {
             return false;
@@ -675,7 +677,7 @@ impl Reshaper<'_> {
                 };
                 if only_objects(ta)
                     && only_objects(tb)
-                    && (discriminated || self.exclusive_keys(a, b))
+                    && (discriminated || self.exclusive_keys(a, b) || self.lift_alike(a, b))
                 {
                     continue;
                 }
@@ -714,6 +716,62 @@ impl Reshaper<'_> {
         excludes(oa, ob) || excludes(ob, oa)
     }
 
+    /// Two object branches whose lenses lift every wire value both accept alike, so that it
+    /// does not matter which of them reads an answer (typical of "one of these groups of
+    /// properties is required" unions, whose branches differ only in what they require).
+    /// Their lenses may differ only where one sends a member as it is, required, and the other
+    /// sends its absence as `null` ([`Absent::Null`], the value itself as it is): the two
+    /// readings differ on `null` alone, which the first branch's wire schema for the member
+    /// does not admit (or the first branch, closed, does not declare the member at all).
+    /// Items and everything else must be reshaped the same way.
+    fn lift_alike(&self, a: &Branch, b: &Branch) -> bool {
+        let wire_object = |br: &Branch| {
+            self.nodes
+                .get(br.wire.index())
+                .and_then(|n| n.object.as_deref())
+        };
+        let (Some(sa), Some(sb), Some(oa), Some(ob)) = (
+            shape_of(&a.lens),
+            shape_of(&b.lens),
+            wire_object(a),
+            wire_object(b),
+        ) else {
+            return false;
+        };
+        if sa.prefix != sb.prefix || sa.items != sb.items {
+            return false;
+        }
+        // `p` reshapes a member the other branch (object `o`) sends as it is, required, and
+        // does not let be `null`; or does not declare, closed (then no object has both shapes).
+        let null_only = |p: &PropLens, o: &ObjectRules| {
+            p.absent == Absent::Null
+                && p.lens.is_identity()
+                && match o.properties.get(&p.name) {
+                    Some(w) => !self.wire_admits_null(w),
+                    None => o.additional == Additional::Forbidden,
+                }
+        };
+        sa.props.iter().all(|p| match prop_lens(sb, &p.name) {
+            Some(q) => p == q,
+            None => null_only(p, ob),
+        }) && sb
+            .props
+            .iter()
+            .all(|q| prop_lens(sa, &q.name).is_some() || null_only(q, oa))
+    }
+
+    /// True unless the wire node `id` is known not to admit `null`.
+    fn wire_admits_null(&self, id: NodeId) -> bool {
+        let types = if id.index() < self.source.len() {
+            self.source.admitted(id)
+        } else {
+            self.nodes
+                .get(id.index())
+                .map_or(TypeSet::ANY, Node::local_types)
+        };
+        types.contains(JsonType::Null)
+    }
+
     /// A branch's candidate discriminators: the properties it requires, sends as they are
     /// (so the wire value still tells the branches apart), and limits to constant values.
     fn tags(&self, b: &Branch) -> Tags<'_> {
@@ -737,6 +795,27 @@ impl Reshaper<'_> {
         }
         Tags(tags)
     }
+}
+
+/// The shape lens of an object node: nothing reshaped for an untouched one; `None` for any
+/// other lens.
+fn shape_of(lens: &Lens) -> Option<&ShapeLens> {
+    /// The shape of an untouched node.
+    static UNTOUCHED: ShapeLens = ShapeLens {
+        props: Vec::new(),
+        prefix: Vec::new(),
+        items: Lens::Identity,
+    };
+    match lens {
+        Lens::Identity => Some(&UNTOUCHED),
+        Lens::Shape(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The lens of property `name` in `shape`, if it reshapes it.
+fn prop_lens<'a>(shape: &'a ShapeLens, name: &str) -> Option<&'a PropLens> {
+    shape.props.iter().find(|p| &*p.name == name)
 }
 
 /// Pairs of union branches the reshaper checks for disjointness at most (about 1,450 branches).

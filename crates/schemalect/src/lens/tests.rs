@@ -197,6 +197,62 @@ fn ambiguous_unions_are_left_alone() {
 }
 
 #[test]
+fn unions_that_differ_only_in_what_they_require_reshape() {
+    // "length and width, or base and height": both branches declare the same members and
+    // read every answer both accept alike, so the union is sent reshaped.
+    let dims = json!({
+        "type": "object",
+        "properties": {
+            "length": {"type": "number"}, "width": {"type": "number"},
+            "base": {"type": "number"}, "height": {"type": "number"}
+        },
+        "oneOf": [{"required": ["length", "width"]}, {"required": ["base", "height"]}]
+    });
+    let of = |d: Value| json!({"type": "object", "properties": {"d": d}, "required": ["d"]});
+    let s = of(dims.clone());
+    let wires = round_trip(
+        s.clone(),
+        STRICT,
+        &[
+            json!({"d": {"length": 1, "width": 2}}),
+            json!({"d": {"base": 3, "height": 4}}),
+            json!({"d": {"length": 1, "width": 2, "base": 3}}),
+        ],
+    );
+    assert_eq!(
+        wires[0],
+        json!({"d": {"length": 1, "width": 2, "base": null, "height": null}})
+    );
+    let schema = Schema::parse(&s).unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&schema, STRICT);
+    // An answer both branches accept lifts alike: the source then rejects it (`oneOf`).
+    let both = json!({"d": {"length": 1, "width": 2, "base": 3, "height": 4}});
+    let lifted = r
+        .lens
+        .lift(&both, r.sides())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(lifted, both);
+    assert!(!schema.is_valid(&lifted));
+    // Where a member the first branch requires admits `null`, `null` would read as the value
+    // there and as absence in the other branch: the union is left as the source has it.
+    let mut nullable = dims;
+    nullable["properties"]["length"] = json!({"type": ["number", "null"]});
+    let schema = Schema::parse(&of(nullable)).unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&schema, STRICT);
+    let d = |root: crate::ir::NodeId, w: &Schema| {
+        w.node(root)
+            .object
+            .as_ref()
+            .and_then(|o| o.properties.get("d"))
+    };
+    assert_eq!(
+        d(r.wire.root(), &r.wire),
+        d(r.source.root(), &r.source),
+        "the union must not be reshaped"
+    );
+}
+
+#[test]
 fn nothing_needed_means_identity() {
     let s =
         Schema::parse(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).unwrap();
