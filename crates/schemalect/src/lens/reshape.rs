@@ -405,18 +405,29 @@ impl Reshaper<'_> {
             Lens::Shape(Box::new(shape))
         };
         if !lens.is_identity() {
+            if !self.drop_stale_applicators(&mut node) {
+                return (id, Lens::Identity);
+            }
             self.encode_literals(&mut node, &lens);
-            self.drop_stale_negation(&mut node);
         }
         let wid = self.push(node);
         (wid, lens)
     }
 
-    /// A `not` beside a reshaped node speaks of the value before reshaping: read against the
-    /// encoded value it can exclude it (a member sent as JSON text is a string, and a `not`
-    /// that forbids a string there then rejects it), so the lens could not tell the node's
-    /// answers apart. It is not sent (no dialect enforces `not` anyway); a loss.
-    fn drop_stale_negation(&mut self, node: &mut Node) {
+    /// A `not` or `allOf` beside a reshaped node speaks of the value before reshaping: read
+    /// against the encoded value it can reject it (a member sent as JSON text is a string,
+    /// and a `not` that forbids a string there, or an `allOf` member's `additionalProperties`
+    /// that limits a string's length, then rejects it), so the encoding of a valid value would
+    /// fail the wire. Neither is sent with the reshaped node (no dialect enforces `not`, and
+    /// an `allOf` left here is one normalisation could not merge); a loss each.
+    ///
+    /// False, and nothing dropped, when an `allOf` member declares properties: their names
+    /// count where the node stands, and a dialect that closes every object would close the
+    /// node to its own names once the member is gone. The node is then not reshaped.
+    fn drop_stale_applicators(&mut self, node: &mut Node) -> bool {
+        if self.declares_names(&node.all_of) {
+            return false;
+        }
         if node.not.take().is_some() {
             self.losses.push(Loss::new(
                 &node.pointer,
@@ -424,6 +435,33 @@ impl Reshaper<'_> {
                 "speaks of the value before reshaping, so it is not sent with the reshaped node; checked when the answer is read",
             ));
         }
+        if !std::mem::take(&mut node.all_of).is_empty() {
+            self.losses.push(Loss::new(
+                &node.pointer,
+                "allOf",
+                "speaks of the value before reshaping, so it is not sent with the reshaped node; checked when the answer is read",
+            ));
+        }
+        true
+    }
+
+    /// True when one of `members`, or a schema their combinators and references apply at the
+    /// same place, declares properties.
+    fn declares_names(&self, members: &[NodeId]) -> bool {
+        let mut seen = crate::seen::Distinct::new();
+        let mut stack = members.to_vec();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let n = self.source.node(id);
+            if n.object.as_ref().is_some_and(|o| !o.properties.is_empty()) {
+                return true;
+            }
+            stack.extend(n.all_of.iter().chain(&n.any_of).chain(&n.one_of).copied());
+            stack.extend(n.reference);
+        }
+        false
     }
 
     /// `enum` and `const` speak of source values; on the wire they must speak of encoded ones,
@@ -624,7 +662,9 @@ impl Reshaper<'_> {
             node.one_of = ids;
         }
         if !identity {
-            self.drop_stale_negation(&mut node);
+            if !self.drop_stale_applicators(&mut node) {
+                return (id, Lens::Identity);
+            }
             if is_any && !node.one_of.is_empty() {
                 // A `oneOf` beside the reshaped `anyOf` speaks of the value before reshaping
                 // too (its literals, its types): kept, it would reject the encoding.
