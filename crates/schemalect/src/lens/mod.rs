@@ -14,7 +14,9 @@
 //! - a node that admits arbitrary objects becomes a string holding JSON text;
 //! - a non-object root is wrapped as `{"value": …}`;
 //! - a union whose branches are reshaped is lifted by trying each branch, and is only reshaped
-//!   when the branches are provably disjoint, so exactly one branch can lift an answer.
+//!   when no answer can be read two ways: every two branches are provably disjoint, or lift
+//!   every answer both accept alike (branches that differ only in which members they
+//!   require).
 //!
 //! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment, except that with
 //! `null_means_absent` an explicit `null` on an optional nullable property lifts to absence:
