@@ -680,9 +680,9 @@ pub struct Node {
     /// `$id` of its own, and in drafts 4 to 7 with no sibling that declares properties or
     /// applies subschemas): a reader that resolves the text against the root document, as
     /// the declared fragment of widening.md does, reaches the same schema. Only then may the
-    /// objects the reference reaches be closed to their declared names
-    /// ([`crate::dialect::declared`]); `false` for every other reference and every node a
-    /// rewrite makes, which keeps those objects open.
+    /// objects the reference reaches be closed to their declared names by the routes that
+    /// close objects; `false` for every other reference and every node a rewrite makes, which
+    /// keeps those objects open.
     pub plain_reference: bool,
     /// `title`, `description`, `default`, `examples`, `format`, `$schema`, `$id`.
     pub annotations: Option<Arc<Annotations>>,
