@@ -26,13 +26,17 @@
 //! undeclared-but-allowed. Those objects are *hidden* ([`hidden_by_references`]), results
 //! keyed by source pointer, which survives inlining and normalisation.
 
-use crate::ir::{Additional, NodeId, Schema};
+use crate::ir::{Additional, NodeId, ObjectRules, Schema};
 use crate::pointer::Pointer;
 use crate::seen::Distinct;
 use std::collections::{HashMap, HashSet};
 
 /// Past this many distinct locations the analysis gives up and calls every open object unsafe.
 const MAX_GROUPS: usize = 100_000;
+
+/// Past this many (declared name, other object's `additionalProperties`) pairs at one
+/// location, likewise.
+const MAX_MEMBER_EXTRAS: usize = 1 << 22;
 
 /// The source pointers of the open objects that references which are not plain pointers hide
 /// from their location's declared names (see the module docs). Call it on the schema as
@@ -185,9 +189,31 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
                 }
             }
         }
-        // The locations below this one, as the declared fragment walks them.
+        // The locations below this one, as the declared fragment walks them. A member one
+        // object declares is checked against the `additionalProperties` schema of every other
+        // object here that does not declare it: those apply at the member's location too.
+        let extras: Vec<(&ObjectRules, NodeId)> = nodes
+            .iter()
+            .filter_map(|id| {
+                let o = schema.node(*id).object.as_deref()?;
+                match o.additional {
+                    Additional::Schema(s) => Some((o, s)),
+                    _ => None,
+                }
+            })
+            .collect();
+        if names.len().saturating_mul(extras.len()) > MAX_MEMBER_EXTRAS {
+            return all_open_objects(schema);
+        }
         for name in &names {
-            push_location(below.remove(name).unwrap_or_default(), &mut lone, &mut work);
+            let mut group = below.remove(name).unwrap_or_default();
+            group.extend(
+                extras
+                    .iter()
+                    .filter(|(o, _)| !o.properties.contains(name))
+                    .map(|(_, s)| *s),
+            );
+            push_location(group, &mut lone, &mut work);
         }
         let arrays: Vec<_> = nodes
             .iter()
@@ -217,6 +243,16 @@ pub(crate) fn unsafe_to_close(schema: &Schema) -> Vec<bool> {
         push_location(additional, &mut lone, &mut work);
     }
     flags
+}
+
+/// The source pointers of the nodes [`unsafe_to_close`] flags.
+pub(crate) fn unsafe_pointers(schema: &Schema) -> Vec<Pointer> {
+    let flags = unsafe_to_close(schema);
+    schema
+        .nodes()
+        .filter(|(id, _)| flags.get(id.index()) == Some(&true))
+        .map(|(_, n)| n.pointer.clone())
+        .collect()
 }
 
 /// True when a node is the only schema at its location: no combinators, no reference.
@@ -485,6 +521,52 @@ mod tests {
             "definitions": {"thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
         }));
         assert_eq!(p, vec!["", "/allOf/0", "/definitions/thing"]);
+    }
+
+    #[test]
+    fn a_member_declared_elsewhere_meets_the_additional_properties_of_the_others() {
+        // `b` is declared by the second branch; the first checks it against its
+        // `additionalProperties`, an open object declaring `id` only, so `{"b": {"a": ""}}`
+        // (declared: `a` is a name `b` declares) would be rejected if it were closed (widening
+        // property, seed 2600).
+        let f = flagged(json!({"anyOf": [
+            {"type": "object", "additionalProperties": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            {"type": "object", "properties": {"b": {"type": "object", "properties": {"a": {"type": "string"}}}}}
+        ]}));
+        assert!(
+            f.contains(&"/anyOf/0/additionalProperties".to_owned()),
+            "{f:?}"
+        );
+        // Through the lowerings: the answer encodes on every route, Gemini's included, whose
+        // dialect judges the reshaped schema, where the map's value schema sits in an entry
+        // list away from `b`.
+        let s = Schema::parse(&json!({"anyOf": [
+            {"type": "object", "additionalProperties": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            {"type": "object", "allOf": [{"properties": {"a": {"type": "string"}, "b": {"type": "object", "properties": {"a": {"type": "string"}}}}}]}
+        ]}))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let x = json!({"b": {"a": ""}});
+        assert!(s.is_valid(&x));
+        for profile in crate::Profile::ALL {
+            let options = crate::LowerOptions::default().with_profile(profile);
+            for target in crate::Target::ALL {
+                let l = s.lower(target, &options);
+                if let Err(e) = l.encode(&x) {
+                    panic!("{target} {profile:?}: {e}");
+                }
+                // Gemini closes every OBJECT it is sent, so the open value schema cannot go.
+                if matches!(target, crate::Target::Gemini | crate::Target::VertexGemini) {
+                    assert!(l.mode() > crate::Mode::Widened, "{target} {profile:?}");
+                }
+            }
+        }
+        // Where the object declares the member itself, its `additionalProperties` does not
+        // apply there: nothing to flag.
+        let f = flagged(json!({"type": "object",
+            "properties": {"b": {"type": "object", "properties": {"a": {"type": "string"}}}},
+            "additionalProperties": {"type": "object", "properties": {"id": {"type": "string"}}}
+        }));
+        assert!(f.is_empty(), "{f:?}");
     }
 
     #[test]

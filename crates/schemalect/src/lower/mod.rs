@@ -817,7 +817,13 @@ impl Schema {
         }
         let nulls = options.null_means_absent.unwrap_or(self.from_serde);
         let r = reshape::reshape_with(self, needs, nulls);
-        let hidden = crate::dialect::declared::hidden_by_references(self);
+        // The dialect that closes every object judges the reshaped schema, where a reshaping
+        // may have moved an object away from the schemas it shares its place with (a map's
+        // value schema into an entry list): what the source says must stay open, stays open.
+        let mut hidden = crate::dialect::declared::hidden_by_references(self);
+        if matches!(target, Target::Gemini | Target::VertexGemini) {
+            hidden.extend(crate::dialect::declared::unsafe_pointers(self));
+        }
         let mut out = crate::dialect::lower_derived(&r.wire, target, options, &hidden);
         if out.mode == Mode::Exact && !r.losses.is_empty() {
             // What the reshaping leaves to the local check is a loss like any other.
