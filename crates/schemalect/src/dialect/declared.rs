@@ -288,7 +288,7 @@ fn push_locations_below(schema: &Schema, id: NodeId, lone: &mut Vec<NodeId>) {
 
 /// The nodes that apply at one location: the group and everything its combinators and
 /// references reach, sorted and without repeats.
-fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
+pub(crate) fn expand(schema: &Schema, group: &[NodeId]) -> Vec<NodeId> {
     let mut seen = Distinct::new();
     let mut stack: Vec<NodeId> = group.to_vec();
     while let Some(id) = stack.pop() {
@@ -353,7 +353,16 @@ mod tests {
 
     /// The hidden pointers of an extended-subset schema, sorted.
     fn hidden(source: serde_json::Value) -> Vec<String> {
-        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Extended);
+        hidden_in(crate::Subset::Extended, source)
+    }
+
+    /// The hidden pointers of a `full`-subset schema, sorted.
+    fn hidden_full(source: serde_json::Value) -> Vec<String> {
+        hidden_in(crate::Subset::Full, source)
+    }
+
+    fn hidden_in(subset: crate::Subset, source: serde_json::Value) -> Vec<String> {
+        let opts = crate::ParseOptions::default().with_subset(subset);
         let s = Schema::parse_with(&source, &opts).unwrap_or_else(|e| panic!("{e}"));
         let mut p: Vec<String> = hidden_by_references(&s)
             .into_iter()
@@ -392,18 +401,6 @@ mod tests {
                 "properties": {"x": {"$ref": "#/$defs/item"}, "y": {"$ref": "#/$defs/ite%6D"}}
         }));
         assert_eq!(p, vec!["/$defs/item", "/properties/y"]);
-    }
-
-    /// The hidden pointers of a `full`-subset schema, sorted.
-    fn hidden_full(source: serde_json::Value) -> Vec<String> {
-        let opts = crate::ParseOptions::default().with_subset(crate::Subset::Full);
-        let s = Schema::parse_with(&source, &opts).unwrap_or_else(|e| panic!("{e}"));
-        let mut p: Vec<String> = hidden_by_references(&s)
-            .into_iter()
-            .map(Pointer::into_string)
-            .collect();
-        p.sort();
-        p
     }
 
     #[test]

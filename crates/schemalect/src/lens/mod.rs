@@ -322,13 +322,18 @@ impl Lens {
 }
 
 impl ShapeLens {
+    /// The lens of member `name`, when it is reshaped.
+    pub(crate) fn prop(&self, name: &str) -> Option<&PropLens> {
+        self.props.iter().find(|p| &*p.name == name)
+    }
+
     fn enc(&self, x: &Value, sides: Sides<'_>, at: &Pointer) -> Result<Value, LensError> {
         Ok(match x {
             Value::Object(map) => {
                 let mut out = Map::new();
                 for (k, v) in map {
                     let here = at.join(k);
-                    let enc = match self.props.iter().find(|p| &*p.name == k.as_str()) {
+                    let enc = match self.prop(k) {
                         // An explicit `null` is sent as absence is: the lens is not asked.
                         Some(p) if p.absent == Absent::NullIsAbsence && v.is_null() => Value::Null,
                         Some(p) => {
@@ -365,7 +370,7 @@ impl ShapeLens {
                 let mut out = Map::new();
                 for (k, v) in map {
                     let here = at.join(k);
-                    match self.props.iter().find(|p| &*p.name == k.as_str()) {
+                    match self.prop(k) {
                         Some(p) => match (p.absent, v) {
                             (
                                 Absent::Null | Absent::Wrapped | Absent::NullIsAbsence,

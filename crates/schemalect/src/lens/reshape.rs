@@ -448,20 +448,15 @@ impl Reshaper<'_> {
     /// True when one of `members`, or a schema their combinators and references apply at the
     /// same place, declares properties.
     fn declares_names(&self, members: &[NodeId]) -> bool {
-        let mut seen = crate::seen::Distinct::new();
-        let mut stack = members.to_vec();
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            let n = self.source.node(id);
-            if n.object.as_ref().is_some_and(|o| !o.properties.is_empty()) {
-                return true;
-            }
-            stack.extend(n.all_of.iter().chain(&n.any_of).chain(&n.one_of).copied());
-            stack.extend(n.reference);
-        }
-        false
+        crate::dialect::declared::expand(self.source, members)
+            .into_iter()
+            .any(|id| {
+                self.source
+                    .node(id)
+                    .object
+                    .as_ref()
+                    .is_some_and(|o| !o.properties.is_empty())
+            })
     }
 
     /// `enum` and `const` speak of source values; on the wire they must speak of encoded ones,
@@ -791,13 +786,13 @@ impl Reshaper<'_> {
                     None => o.additional == Additional::Forbidden,
                 }
         };
-        sa.props.iter().all(|p| match prop_lens(sb, &p.name) {
+        sa.props.iter().all(|p| match sb.prop(&p.name) {
             Some(q) => p == q,
             None => null_only(p, ob),
         }) && sb
             .props
             .iter()
-            .all(|q| prop_lens(sa, &q.name).is_some() || null_only(q, oa))
+            .all(|q| sa.prop(&q.name).is_some() || null_only(q, oa))
     }
 
     /// True unless the wire node `id` is known not to admit `null`.
@@ -851,11 +846,6 @@ fn shape_of(lens: &Lens) -> Option<&ShapeLens> {
         Lens::Shape(s) => Some(s),
         _ => None,
     }
-}
-
-/// The lens of property `name` in `shape`, if it reshapes it.
-fn prop_lens<'a>(shape: &'a ShapeLens, name: &str) -> Option<&'a PropLens> {
-    shape.props.iter().find(|p| &*p.name == name)
 }
 
 /// Pairs of union branches the reshaper checks for disjointness at most (about 1,450 branches).
