@@ -120,6 +120,7 @@ impl Engine {
     /// settles with it), which answers false once they cannot be paid. An NFA simulation
     /// that cannot be paid for is not run: the answer is then "no match" and the budget is
     /// spent, so the operation reports that it ran out.
+    #[inline(never)]
     pub(super) fn is_match(&self, haystack: &str, mut charge: impl FnMut(u64) -> bool) -> bool {
         let inner = &*self.0;
         if let Some((dfa, caches)) = &inner.dfa {

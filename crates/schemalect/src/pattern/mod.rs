@@ -71,17 +71,35 @@ pub const ENGINE_DFA_CACHE: usize = 8 * (1 << 20);
 /// the budget charges that, whatever the pattern does on a given string.
 pub const ENGINE_BYTES_PER_STEP: u64 = 32;
 
+/// The most a pattern of the simple anchored shape may weigh (`simple::Simple::engine_weight`:
+/// its characters, and the ranges past ASCII of each character's set) and still be matched
+/// without ever being compiled for the engine, which it never runs on. Compiling costs a parse
+/// about 120,000 instructions per pattern however short (three quarters of what `lower`
+/// spends on a schema with one short pattern). Within this weight every such row compiles to
+/// at most about 400 KB of program, below the engine's size limit and the default work
+/// floor's bound on a program (a unit test compiles the widest sets at the bound), so
+/// skipping the compilation changes no verdict at the default limits; past it the pattern is
+/// compiled as before, so a huge count is still refused.
+const SIMPLE_WEIGHT_WITHOUT_ENGINE: u64 = 4_000;
+
 /// A compiled `pattern`.
 #[derive(Clone)]
 pub struct Pattern {
     source: Box<str>,
     ast: Ast,
-    engine: engine::Engine,
+    matcher: Matcher,
     /// The translation the engine runs.
     translated: Box<str>,
-    /// The pattern's matcher when it has the common anchored shape that needs no engine.
-    simple: Option<simple::Simple>,
     features: Features,
+}
+
+/// What runs a pattern's matches.
+#[derive(Clone)]
+enum Matcher {
+    /// The common anchored shape, which needs no engine.
+    Simple(simple::Simple),
+    /// Anything else.
+    Engine(engine::Engine),
 }
 
 impl fmt::Debug for Pattern {
@@ -232,17 +250,28 @@ impl Pattern {
         let translated = translate::to_regex(&ast);
         // Each group level costs at most two engine nesting levels (group and repetition)
         // plus one for a nested class; the parser bounds the levels.
-        let engine = engine::Engine::build(
-            &translated,
-            u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX),
-            size_limit,
-        )?;
+        let engine = || {
+            engine::Engine::build(
+                &translated,
+                u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX),
+                size_limit,
+            )
+        };
+        let matcher = match simple::Simple::of(&ast) {
+            Some(simple) => {
+                if simple.engine_weight() > SIMPLE_WEIGHT_WITHOUT_ENGINE {
+                    // Compiled for the verdict on its size only: it never runs.
+                    engine()?;
+                }
+                Matcher::Simple(simple)
+            }
+            None => Matcher::Engine(engine()?),
+        };
         let features = Features::of(&ast, spelling);
         Ok(Pattern {
             source: source.into(),
-            simple: simple::Simple::of(&ast),
             ast,
-            engine,
+            matcher,
             translated: translated.into_boxed_str(),
             features,
         })
@@ -274,9 +303,9 @@ impl Pattern {
         haystack: &str,
         charge: impl FnMut(u64) -> bool,
     ) -> bool {
-        match &self.simple {
-            Some(simple) => simple.is_match(haystack),
-            None => self.engine.is_match(haystack, charge),
+        match &self.matcher {
+            Matcher::Simple(simple) => simple.is_match(haystack),
+            Matcher::Engine(engine) => engine.is_match(haystack, charge),
         }
     }
 
@@ -298,10 +327,9 @@ impl Pattern {
     /// Heap bytes of the compiled program the engine runs (0 for a pattern matched without
     /// the engine).
     pub fn compiled_size(&self) -> usize {
-        if self.simple.is_some() {
-            0
-        } else {
-            self.engine.compiled_size()
+        match &self.matcher {
+            Matcher::Simple(_) => 0,
+            Matcher::Engine(engine) => engine.compiled_size(),
         }
     }
 

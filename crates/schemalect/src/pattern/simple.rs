@@ -170,6 +170,23 @@ impl Simple {
         })
     }
 
+    /// What compiling the row for the engine would grow with: each character it spells out
+    /// (its prefix, each bounded step's most, each unbounded step's least plus one) counted
+    /// once, plus once per range of code points past ASCII in that step's set. The engine
+    /// compiles about one copy of a step's set per character, and a copy of a set grows with
+    /// its ranges (their UTF-8 sequences); ASCII costs one state however it is split.
+    pub(crate) fn engine_weight(&self) -> u64 {
+        let prefix = self.prefix.chars().count() as u64;
+        self.steps.iter().fold(prefix, |sum, step| {
+            let copies = match step.max {
+                u64::MAX => step.min.saturating_add(1),
+                max => max,
+            };
+            let per_copy = (step.set.ranges.len() as u64).saturating_add(1);
+            sum.saturating_add(copies.saturating_mul(per_copy))
+        })
+    }
+
     /// True when the pattern matches `haystack` (at its start, as it is anchored there).
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
         if !haystack.starts_with(&*self.prefix) {

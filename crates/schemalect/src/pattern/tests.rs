@@ -10,6 +10,7 @@ use pretty_assertions::assert_eq;
 use proptest::prelude::*;
 use serde_json::Value;
 
+use super::simple::Simple;
 use super::*;
 
 const MAX: usize = 4096;
@@ -1435,4 +1436,66 @@ fn every_corpus_pattern_compiles_or_is_rejected_with_a_reason() {
         compiled * 100 >= total * 95,
         "{compiled} of {total} compiled"
     );
+}
+
+/// A pattern of the simple anchored shape that weighs at most
+/// [`SIMPLE_WEIGHT_WITHOUT_ENGINE`] is not compiled for the engine, which it never runs on.
+/// Compiled anyway, the heaviest such rows (each kind of set the shape admits, taken as many
+/// times as the bound allows) stay within the default limits, so at those limits skipping the
+/// compilation refuses nothing that was accepted and accepts nothing that was refused.
+#[test]
+fn simple_rows_within_the_bound_need_no_engine_and_would_compile() {
+    let limits = crate::Limits::default();
+    let affordable = limits.work_floor.saturating_mul(ENGINE_BYTES_PER_STEP) / (SHORT_STRING + 1);
+    let affordable = usize::try_from(affordable).unwrap_or(usize::MAX);
+    // Scattered code points: many ranges, each its own UTF-8 sequences.
+    let scattered = |n: u32| -> String {
+        (0..n)
+            .filter_map(|i| char::from_u32(0x100 + 7 * i))
+            .collect()
+    };
+    let sets = [
+        ".".to_owned(),
+        "[^a]".to_owned(),
+        "\\S".to_owned(),
+        "\\W".to_owned(),
+        "[\\u0080-\\u{10FFFF}]".to_owned(),
+        format!("[{}]", scattered(40)),
+        format!("[{}]", scattered(1_000)),
+        "[a-z]".to_owned(),
+    ];
+    for set in &sets {
+        let one = Simple::of(compile(&format!("^{set}$")).ast()).map(|s| s.engine_weight());
+        let copies = SIMPLE_WEIGHT_WITHOUT_ENGINE / one.unwrap_or_else(|| panic!("{set:.20}"));
+        let source = format!("^{set}{{{copies}}}$");
+        let pattern =
+            Pattern::compile_with(&source, &limits).unwrap_or_else(|e| panic!("{source:.40}: {e}"));
+        assert!(
+            matches!(pattern.matcher, Matcher::Simple(_)),
+            "{source:.40}"
+        );
+        assert_eq!(pattern.compiled_size(), 0);
+        let engine = engine::Engine::build(
+            pattern.engine_pattern(),
+            u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX),
+            affordable,
+        );
+        match engine {
+            Ok(engine) => {
+                assert!(engine.compiled_size() < 500_000, "{source:.40}");
+                eprintln!(
+                    "{source:.40}: {copies} copies, {} bytes of program",
+                    engine.compiled_size()
+                )
+            }
+            Err(e) => panic!("{source:.40} would be refused by the engine: {e}"),
+        }
+    }
+    // Heavier, and the pattern is compiled for the size verdict, as before: a huge count is
+    // still refused.
+    assert!(matches!(
+        Pattern::compile_with(&format!("^[^a]{{{}}}$", 1u64 << 40), &limits),
+        Err(PatternError::TooCostly { .. })
+    ));
+    assert!(matches!(compile("^a{5000}$").matcher, Matcher::Simple(_)));
 }
