@@ -34,13 +34,21 @@ macro_rules! fail {
 
 /// A short rendering of an instance value for messages: containers by their size, scalars cut
 /// at 60 characters.
+///
+/// Written without `Value`'s `Display` (which runs serde_json's writer through a formatter
+/// adapter, a call per piece): previews are most of what a failing `validate` formats.
 pub(super) fn preview(v: &Value) -> String {
     let text = match v {
         Value::Object(_) => return "an object".into(),
         Value::Array(a) => return format!("an array of {} items", a.len()),
-        other => other.to_string(),
+        Value::Null => return "null".into(),
+        Value::Bool(b) => return b.to_string(),
+        Value::Number(n) => n.to_string(),
+        // A string serialises as JSON text, escaped as `Display` escapes it.
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
     };
-    if text.chars().count() > 60 {
+    // A text of at most 60 bytes has at most 60 characters: only a longer one is counted.
+    if text.len() > 60 && text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
         format!("{cut}...")
     } else {
@@ -48,17 +56,19 @@ pub(super) fn preview(v: &Value) -> String {
     }
 }
 
-/// The message of a failed `type`.
+/// The message of a failed `type`: "expected string or null, found number".
 pub(super) fn type_message(types: TypeSet, inst: &Value) -> String {
-    format!(
-        "expected {}, found {}",
-        types
-            .iter()
-            .map(JsonType::name)
-            .collect::<Vec<_>>()
-            .join(" or "),
-        JsonType::of(inst).name()
-    )
+    let mut text = String::with_capacity(48);
+    text.push_str("expected ");
+    for (i, t) in types.iter().enumerate() {
+        if i > 0 {
+            text.push_str(" or ");
+        }
+        text.push_str(t.name());
+    }
+    text.push_str(", found ");
+    text.push_str(JsonType::of(inst).name());
+    text
 }
 
 /// `const` and `enum`.
@@ -319,5 +329,64 @@ pub(super) fn cmp_quick(a: &Number, b: &Number) -> Option<Ordering> {
         float(a)?.partial_cmp(&float(b)?)
     } else {
         Some(a.as_i64()?.cmp(&b.as_i64()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// What the messages showed before previews were written directly: `Value`'s `Display`,
+    /// cut after 60 characters.
+    fn displayed(v: &Value) -> String {
+        let text = v.to_string();
+        match text.chars().count() > 60 {
+            true => format!("{}...", text.chars().take(57).collect::<String>()),
+            false => text,
+        }
+    }
+
+    #[test]
+    fn previews_of_scalars_read_as_their_json_text() {
+        let long = "é\"\\\n\u{1}𝒳".repeat(20);
+        for v in [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(-12),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(1.5),
+            json!(1e300),
+            json!(-0.0),
+            json!(""),
+            json!("plain"),
+            json!("quote \" backslash \\ tab \t nul \u{0} del \u{7f} é 𝒳 \u{2028}"),
+            json!("a".repeat(60)),
+            json!("a".repeat(59)),
+            json!("é".repeat(58)),
+            json!("é".repeat(59)),
+            json!(long),
+        ] {
+            assert_eq!(preview(&v), displayed(&v), "{v}");
+        }
+        assert_eq!(preview(&json!({"a": 1})), "an object");
+        assert_eq!(preview(&json!([1, 2])), "an array of 2 items");
+    }
+
+    #[test]
+    fn type_messages_list_every_type_in_order() {
+        for bits in 0u8..=0b111_1111 {
+            let types = JsonType::ALL
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| bits & (1 << i) != 0)
+                .fold(TypeSet::EMPTY, |set, (_, t)| set.with(*t));
+            let names: Vec<&str> = types.iter().map(JsonType::name).collect();
+            let expected = format!("expected {}, found string", names.join(" or "));
+            assert_eq!(type_message(types, &json!("x")), expected);
+        }
     }
 }
