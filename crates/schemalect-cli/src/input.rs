@@ -216,10 +216,17 @@ fn walk(dir: &Path, out: &mut Vec<Item>, seen: &mut HashSet<PathBuf>) {
             continue;
         }
         let path = entry.path();
-        match fs::metadata(&path) {
-            Ok(m) if m.is_dir() => walk(&path, out, seen),
-            Ok(_) if is_json_name(&path) => out.push(Item::File(path)),
-            Ok(_) => {}
+        // The entry's type as the directory listing gives it costs no call; a link (or an
+        // entry whose type the listing leaves open) is followed, as before.
+        let kind = match entry.file_type() {
+            Ok(t) if t.is_dir() => Ok(true),
+            Ok(t) if t.is_file() => Ok(false),
+            _ => fs::metadata(&path).map(|m| m.is_dir()),
+        };
+        match kind {
+            Ok(true) => walk(&path, out, seen),
+            Ok(false) if is_json_name(&path) => out.push(Item::File(path)),
+            Ok(false) => {}
             // A dangling link named *.json is worth a message; other names are not ours.
             Err(e) if is_json_name(&path) => out.push(Item::Problem(path, InputError::Io(e))),
             Err(_) => {}
@@ -484,6 +491,49 @@ pub fn groups(value: &Value, kind: Option<Kind>) -> Result<Vec<Group<'_>>, Input
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Directories are searched by the types their listings give, and links are followed:
+    /// a link to a file or to a folder counts as what it points to, a dangling `*.json` link
+    /// is a problem, a loop is cut, hidden entries and other names are skipped.
+    #[cfg(unix)]
+    #[test]
+    fn discovery_follows_links_and_skips_what_is_not_ours() {
+        use std::os::unix::fs::symlink;
+        let dir = std::env::temp_dir().join(format!("schemalect-discover-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let sub = dir.join("sub");
+        fs::create_dir_all(&sub).expect("temp dir");
+        for f in [
+            dir.join("a.json"),
+            sub.join("b.JSON"),
+            dir.join(".hidden.json"),
+        ] {
+            fs::write(f, "{}").expect("write");
+        }
+        fs::write(dir.join("notes.txt"), "").expect("write");
+        symlink(dir.join("a.json"), dir.join("c.json")).expect("link");
+        symlink(dir.join("missing.json"), dir.join("d.json")).expect("link");
+        symlink(&dir, sub.join("loop")).expect("link");
+        let found: Vec<String> = discover(std::slice::from_ref(&dir))
+            .iter()
+            .map(|item| match item {
+                Item::File(p) => format!("file {}", p.strip_prefix(&dir).unwrap_or(p).display()),
+                Item::Problem(p, _) => {
+                    format!("problem {}", p.strip_prefix(&dir).unwrap_or(p).display())
+                }
+            })
+            .collect();
+        let _ = fs::remove_dir_all(&dir);
+        assert_eq!(
+            found,
+            [
+                "file a.json",
+                "file c.json",
+                "problem d.json",
+                "file sub/b.JSON"
+            ]
+        );
+    }
 
     #[test]
     fn detects_kinds() {
