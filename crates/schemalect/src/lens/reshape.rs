@@ -644,6 +644,10 @@ impl Reshaper<'_> {
             return (id, Lens::Identity);
         }
         let identity = out.iter().all(|b| b.lens.is_identity());
+        if !identity && !self.siblings_admit_encodings(src, &out) {
+            // The union's own keywords would reject what a reshaped branch sends.
+            return (id, Lens::Identity);
+        }
         if !identity && !self.read_apart(&out) {
             // Reshaped branches that could read one answer two ways: leave the union as the
             // source has it (the dialect then decides what it can send).
@@ -678,6 +682,30 @@ impl Reshaper<'_> {
             Lens::Union(Box::new(UnionLens { branches: out }))
         };
         (wid, lens)
+    }
+
+    /// True when the keywords beside a union (on `node`, the union's own node) let every
+    /// reshaped branch's encodings through on the wire, where they judge them as they judge
+    /// the value before reshaping: the node's `type` must admit every type a reshaped branch's
+    /// wire schema admits (a branch sent as JSON text is a string whatever the value was:
+    /// `type: object` beside it rejected every encoding, widening property seed 2500), it must
+    /// have no `const` or `enum`, and no rules for strings, numbers or arrays when a reshaped
+    /// branch sends values of that type. A reshaped object is judged by the node's object
+    /// rules as before (its members are reshaped within the branch's own wire schema).
+    fn siblings_admit_encodings(&self, node: &Node, branches: &[Branch]) -> bool {
+        let sent = branches
+            .iter()
+            .filter(|b| b.wire != b.source)
+            .fold(TypeSet::EMPTY, |acc, b| acc.union(self.wire_types(b)));
+        let judged = |t: JsonType| match t {
+            JsonType::String => node.string.is_some(),
+            JsonType::Number | JsonType::Integer => node.number.is_some(),
+            JsonType::Array => node.array.is_some(),
+            JsonType::Object | JsonType::Null | JsonType::Boolean => false,
+        };
+        sent.without_all(node.local_types()).is_empty()
+            && (sent.is_empty() || node.literals().is_none())
+            && !sent.iter().any(judged)
     }
 
     /// True when no wire value can be read two ways: for every two branches, either no wire

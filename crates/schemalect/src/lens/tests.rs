@@ -548,3 +548,41 @@ fn the_wire_is_read_with_one_of_as_any_of() {
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert!(r.read.is_valid(&w), "{w}");
 }
+
+#[test]
+fn a_union_whose_own_type_excludes_text_keeps_its_branches() {
+    // The first branch admits arbitrary objects and would be sent as JSON text, a string; the
+    // union's own `type: object` beside it would then reject every encoding (widening
+    // property, seed 2500, Claude with reshaping). The union stays as the source has it.
+    let s = Schema::parse(&json!({
+        "type": "object",
+        "properties": {"b": {"oneOf": [{"type": "string"}]}},
+        "anyOf": [
+            {"items": {"type": "string"}},
+            {"type": "object", "properties": {"id": {"type": "string"}, "b": {"oneOf": [{"type": "string"}]}}, "allOf": [{"properties": {}}]}
+        ]
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let needs = Needs {
+        opaque_free_objects: true,
+        ..Needs::default()
+    };
+    let r = reshape(&s, needs);
+    for x in [json!({}), json!({"b": "x", "zz": 1}), json!({"id": "i"})] {
+        let w = encoded_on_the_wire(&s, &r, &x);
+        assert_eq!(
+            r.lens
+                .lift(&w, r.sides())
+                .unwrap_or_else(|e| panic!("{e:?}")),
+            x
+        );
+    }
+    // Without the `type`, the text is welcome beside the union, and the branch is sent as it.
+    let s = Schema::parse(&json!({
+        "anyOf": [{"items": {"type": "string"}}, {"type": "object", "properties": {"id": {"type": "string"}}}]
+    }))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape(&s, needs);
+    let w = encoded_on_the_wire(&s, &r, &json!({"k": 1}));
+    assert_eq!(w, json!("{\"k\":1}"));
+}
