@@ -16,7 +16,9 @@
 //! - a union whose branches are reshaped is lifted by trying each branch, and is only reshaped
 //!   when no answer can be read two ways: every two branches are provably disjoint, or lift
 //!   every answer both accept alike (branches that differ only in which members they
-//!   require).
+//!   require), and the union's own keywords beside it admit what the reshaped branches send
+//!   (no `type: object` beside a branch sent as JSON text, no `const` or `enum`, no rules for
+//!   a type only the encodings have).
 //!
 //! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment, except that with
 //! `null_means_absent` an explicit `null` on an optional nullable property lifts to absence:
