@@ -485,8 +485,13 @@ impl Lowerer<'_> {
         let mut branches = Vec::with_capacity(members.len());
         let mut nullable = false;
         for id in members {
-            // A branch that admits only null is exact as `nullable` on another branch.
-            if self.schema.admitted(*id) == TypeSet::of(JsonType::Null) {
+            // A branch whose only type is null is exact as `nullable` on another branch when
+            // it takes `null`, the one value of that type. One that does not takes nothing
+            // (`{"type": "null", "not": {"minimum": 3}}`: widening property, seed 2500) and is
+            // lowered as any other branch, with its losses, never as `nullable`.
+            if self.schema.admitted(*id) == TypeSet::of(JsonType::Null)
+                && self.schema.is_valid_at(*id, &Value::Null)
+            {
                 nullable = true;
                 continue;
             }

@@ -112,6 +112,25 @@ fn null_in_a_union_becomes_nullable() {
     );
 }
 
+/// A branch whose only type is null but which refuses `null` is not `nullable`: `not` with a
+/// keyword for numbers refuses every non-number, so the branch takes nothing, yet its admitted
+/// types are `null` alone (widening property, seed 2500). It is lowered as a branch, with the
+/// loss of its `not`.
+#[test]
+fn a_null_branch_that_refuses_null_is_not_nullable() {
+    let l = lower(json!({"anyOf": [{"type": "number"}, {"type": "null", "not": {"minimum": 3}}]}));
+    assert_ne!(l.mode(), Mode::Exact, "{:?}", l.wire());
+    assert!(lost(&l).contains(&"not"), "{:?}", l.losses());
+    // The wire takes every number the source takes.
+    let wire = sent(&l);
+    assert!(wire.to_string().contains("NUMBER"), "{wire}");
+    // A null branch that takes `null` still is.
+    let l =
+        lower(json!({"anyOf": [{"type": "number"}, {"type": "null", "not": {"type": "string"}}]}));
+    assert_eq!(l.mode(), Mode::Exact, "{:?}", l.losses());
+    assert_eq!(sent(&l), &json!({"type": "NUMBER", "nullable": true}));
+}
+
 #[test]
 fn type_lists_split_into_single_type_branches_with_their_keywords() {
     let l = lower(
