@@ -415,7 +415,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         current: TypeSet,
         ruled_out: TypeSet,
         admitted: &[TypeSet],
-        apart: impl Fn(&Node, NodeId) -> TypeSet,
+        apart: impl Fn(&Node, NodeId, &[TypeSet]) -> TypeSet,
     ) -> TypeSet {
         let of = |id: &NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
         let mut t = current;
@@ -425,7 +425,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         for union in [&node.any_of, &node.one_of] {
             if !union.is_empty() {
                 t = t.intersect(union.iter().fold(TypeSet::EMPTY, |u, b| {
-                    u.union(of(b).without_all(apart(node, *b)))
+                    u.union(of(b).without_all(apart(node, *b, admitted)))
                 }))
             }
         }
@@ -462,23 +462,26 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         Users { starts, users }
     }
     // What each node's own bounds rule out, and the types its own `type`, `enum` and `const`
-    // leave besides: the sets start there, and `apart` reads them.
+    // leave besides: the sets start there.
     let mut ruled_out: Vec<TypeSet> = nodes.iter().map(contradicted).collect();
     let local: Vec<TypeSet> = nodes
         .iter()
         .zip(&ruled_out)
         .map(|(node, out)| node.local_types().without_all(*out))
         .collect();
-    let local_of = |id: NodeId| local.get(id.index()).copied().unwrap_or(TypeSet::ANY);
     // The types a member `name` may have under `o`, by its declared schema or the rule for
-    // undeclared names.
-    let member = |o: &ObjectRules, name: &str| match o.properties.get(name) {
-        Some(id) => local_of(id),
-        None => match o.additional {
-            Additional::Forbidden => TypeSet::EMPTY,
-            Additional::Schema(id) => local_of(id),
-            Additional::Unspecified | Additional::Allowed => TypeSet::ANY,
-        },
+    // undeclared names, as far as `admitted` knows them so far (sets only shrink, so a set
+    // read before it settles is wider, never narrower, than the settled one).
+    let member = |o: &ObjectRules, name: &str, admitted: &[TypeSet]| {
+        let of = |id: NodeId| admitted.get(id.index()).copied().unwrap_or(TypeSet::ANY);
+        match o.properties.get(name) {
+            Some(id) => of(id),
+            None => match o.additional {
+                Additional::Forbidden => TypeSet::EMPTY,
+                Additional::Schema(id) => of(id),
+                Additional::Unspecified | Additional::Allowed => TypeSet::ANY,
+            },
+        }
     };
     // True when no object meets both a union's node and one of its branches by their own
     // object keywords: a name one of them requires is a member neither can share (both
@@ -487,7 +490,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
     // its siblings (llguidance) refuse a wire that offers such a branch as the only way to
     // write an object. Where both sides leave undeclared names open, only names both declare
     // can conflict; most unions' objects require none of those, and are passed at once.
-    let objects_apart = |node: &Node, branch: &Node| -> bool {
+    let objects_apart = |node: &Node, branch: &Node, admitted: &[TypeSet]| -> bool {
         let (Some(a), Some(b)) = (
             node.object.as_deref().filter(|_| closed_is_closed),
             branch.object.as_deref(),
@@ -501,17 +504,19 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
         a.required.iter().chain(&b.required).any(|name| {
             let common = if open {
                 match (a.properties.get(name), b.properties.get(name)) {
-                    (Some(x), Some(y)) => local_of(x).intersect(local_of(y)),
+                    (Some(_), Some(_)) => {
+                        member(a, name, admitted).intersect(member(b, name, admitted))
+                    }
                     _ => return false,
                 }
             } else {
-                member(a, name).intersect(member(b, name))
+                member(a, name, admitted).intersect(member(b, name, admitted))
             };
             common.is_empty()
         })
     };
     // The types no value of which meets both a union's node and one of its branches.
-    let apart = |node: &Node, branch: NodeId| -> TypeSet {
+    let apart = |node: &Node, branch: NodeId, admitted: &[TypeSet]| -> TypeSet {
         let Some(b) = nodes.get(branch.index()) else {
             return TypeSet::EMPTY;
         };
@@ -519,7 +524,7 @@ fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<TypeSet> {
             return TypeSet::ANY;
         }
         let clash = bounds_clash(node, b);
-        if objects_apart(node, b) {
+        if objects_apart(node, b, admitted) {
             clash.with(JsonType::Object)
         } else {
             clash
@@ -1544,6 +1549,36 @@ mod tests {
         for (schema, want) in cases {
             assert_eq!(admitted_at_root(schema.clone()), want, "{schema}");
         }
+    }
+
+    #[test]
+    fn a_branch_meets_its_union_by_the_members_admitted_types() {
+        // `id` is undeclared beside the union, so `additionalProperties` rules it: its own
+        // `type` lists integer, but its `anyOf` admits strings only, and the branch requires
+        // an integer `id`. No object meets both (property seed 2500, extended generator:
+        // llguidance refused the wire of this unsatisfiable schema).
+        let shared = json!({
+            "type": "object",
+            "additionalProperties": {"type": ["string", "integer", "null"], "anyOf": [{"type": "string"}]},
+            "anyOf": [{"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}]
+        });
+        assert_eq!(admitted_at_root(shared.clone()), TypeSet::EMPTY);
+        let required = json!({"type": "object", "properties": {"a": shared}, "required": ["a"]});
+        assert_eq!(admitted_at_root(required), TypeSet::EMPTY);
+        // Declared on both sides with open objects: the member's admitted types meet too.
+        let open = json!({
+            "type": "object",
+            "properties": {"id": {"type": ["string", "integer"], "anyOf": [{"type": "string"}]}},
+            "anyOf": [{"properties": {"id": {"type": "integer"}}, "required": ["id"]}]
+        });
+        assert_eq!(admitted_at_root(open), TypeSet::EMPTY);
+        // A member that admits a common type keeps the object.
+        let meets = json!({
+            "type": "object",
+            "additionalProperties": {"type": ["string", "integer"], "anyOf": [{"type": "integer"}]},
+            "anyOf": [{"properties": {"id": {"type": "integer"}}, "required": ["id"]}]
+        });
+        assert_eq!(admitted_at_root(meets), TypeSet::of(JsonType::Object));
     }
 
     #[test]
