@@ -11,6 +11,7 @@ use crate::ir::{literal_eq, Additional, ArrayRules, Node, NumberRules, StringRul
 use crate::value::{all_unique, code_points, is_multiple_of, JsonType, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
+use std::fmt::Write;
 
 /// Where a check's failures go.
 pub(super) trait Sink {
@@ -23,6 +24,14 @@ pub(super) trait Sink {
 
 /// Short for "the check fails; record why, and stop here when only a verdict is wanted".
 macro_rules! fail {
+    // A message already built as a `String` (no `format!` pass over it).
+    ($sink:expr, $valid:ident, $kw:expr, text: $msg:expr) => {{
+        $valid = false;
+        if $sink.verdict_only() {
+            return false;
+        }
+        $sink.fail($kw, || $msg);
+    }};
     ($sink:expr, $valid:ident, $kw:expr, $($msg:tt)+) => {{
         $valid = false;
         if $sink.verdict_only() {
@@ -44,9 +53,19 @@ pub(super) fn preview(v: &Value) -> String {
         Value::Null => return "null".into(),
         Value::Bool(b) => return b.to_string(),
         Value::Number(n) => n.to_string(),
-        // A string serialises as JSON text, escaped as `Display` escapes it.
-        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::String(s) => return preview_str(s),
     };
+    cut_preview(text)
+}
+
+/// [`preview`] of a string value, without building the value.
+pub(super) fn preview_str(s: &str) -> String {
+    // A string serialises as JSON text, escaped as `Display` escapes it.
+    cut_preview(serde_json::to_string(s).unwrap_or_default())
+}
+
+/// A preview's text cut after 60 characters.
+fn cut_preview(text: String) -> String {
     // A text of at most 60 bytes has at most 60 characters: only a longer one is counted.
     if text.len() > 60 && text.chars().count() > 60 {
         let cut: String = text.chars().take(57).collect();
@@ -54,6 +73,22 @@ pub(super) fn preview(v: &Value) -> String {
     } else {
         text
     }
+}
+
+/// The message of a union none of whose `n` alternatives matched, with their `reasons`
+/// (" (0: …; 1: …)", or nothing).
+pub(super) fn none_matched(n: usize, reasons: &str) -> String {
+    let mut text = String::with_capacity(40 + reasons.len());
+    text.push_str("matches none of the ");
+    push_count(&mut text, n);
+    text.push_str(" alternatives");
+    text.push_str(reasons);
+    text
+}
+
+/// Appends `n` in decimal.
+fn push_count(text: &mut String, n: usize) {
+    let _ = write!(text, "{n}");
 }
 
 /// The message of a failed `type`: "expected string or null, found number".
@@ -81,9 +116,7 @@ pub(super) fn literals(node: &Node, inst: &Value, sink: &mut impl Sink) -> bool 
                 sink,
                 valid,
                 "const",
-                "expected the constant {}, found {}",
-                preview(c),
-                preview(inst)
+                text: ["expected the constant ", &preview(c), ", found ", &preview(inst)].concat()
             );
         }
     }
@@ -93,9 +126,13 @@ pub(super) fn literals(node: &Node, inst: &Value, sink: &mut impl Sink) -> bool 
                 sink,
                 valid,
                 "enum",
-                "{} is not one of the {} allowed values",
-                preview(inst),
-                e.values.len()
+                text: {
+                    let mut text = preview(inst);
+                    text.push_str(" is not one of the ");
+                    push_count(&mut text, e.values.len());
+                    text.push_str(" allowed values");
+                    text
+                }
             );
         }
     }
@@ -189,9 +226,12 @@ pub(super) fn string(
                 sink,
                 valid,
                 "pattern",
-                "{} does not match the pattern {:?}",
-                preview(&Value::String(s.to_owned())),
-                p.as_str()
+                text: {
+                    let mut text = preview_str(s);
+                    text.push_str(" does not match the pattern ");
+                    let _ = write!(text, "{:?}", p.as_str());
+                    text
+                }
             );
         }
     }
@@ -277,7 +317,7 @@ pub(super) fn required<'n>(
                 sink,
                 valid,
                 "required",
-                "the required property `{name}` is missing"
+                text: ["the required property `", name, "` is missing"].concat()
             );
         }
     }

@@ -428,6 +428,14 @@ fn note_stop(errors: &mut Vec<ValidationError>, message: String, prefix: &str) {
 
 /// Short for "record the failure, and stop here when only a verdict is wanted".
 macro_rules! fail {
+    // A message already built as a `String` (no `format!` pass over it).
+    ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, text: $msg:expr) => {{
+        $valid = false;
+        if verdict_only(&*$errors) {
+            return false;
+        }
+        $errors.record($node, $kw, $path, || $msg);
+    }};
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
         $valid = false;
         if verdict_only(&*$errors) {
@@ -679,8 +687,7 @@ impl<'s, 'n> Walk<'s, 'n> {
                 node,
                 "type",
                 path,
-                "{}",
-                checks::type_message(brief.types, inst)
+                text: checks::type_message(brief.types, inst)
             );
         }
         if brief.has == 0 {
@@ -781,9 +788,10 @@ impl<'s, 'n> Walk<'s, 'n> {
                 node,
                 "anyOf",
                 path,
-                "matches none of the {} alternatives{}",
-                node.any_of.len(),
-                self.branch_reasons(id, &node.any_of, Tags::any_of, inst, path)
+                text: checks::none_matched(
+                    node.any_of.len(),
+                    &self.branch_reasons(id, &node.any_of, Tags::any_of, inst, path)
+                )
             );
         }
         if !node.one_of.is_empty() {
@@ -799,14 +807,12 @@ impl<'s, 'n> Walk<'s, 'n> {
                     node,
                     "oneOf",
                     path,
-                    "{}",
-                    match (first, second) {
+                    text: match (first, second) {
                         (Some(a), Some(b)) =>
                             format!("matches more than one alternative (at least {a} and {b})"),
-                        _ => format!(
-                            "matches none of the {} alternatives{}",
+                        _ => checks::none_matched(
                             node.one_of.len(),
-                            self.branch_reasons(id, &node.one_of, Tags::one_of, inst, path)
+                            &self.branch_reasons(id, &node.one_of, Tags::one_of, inst, path)
                         ),
                     }
                 );
@@ -960,7 +966,7 @@ impl<'s, 'n> Walk<'s, 'n> {
                                 node,
                                 "additionalProperties",
                                 path,
-                                "the property `{key}` is not allowed"
+                                text: ["the property `", key, "` is not allowed"].concat()
                             );
                             None
                         }

@@ -602,3 +602,98 @@ fn a_full_walk_stopped_by_its_depth_cap_says_so_beside_the_failures_it_caused() 
         "{e}"
     );
 }
+
+/// The messages written without `format!` read as the format strings they replaced did.
+#[test]
+fn messages_built_directly_read_as_their_format_strings() {
+    fn messages(s: &Schema, i: &Value) -> Vec<(&'static str, String)> {
+        match s.validate(i) {
+            Ok(()) => Vec::new(),
+            Err(e) => e
+                .errors
+                .into_iter()
+                .map(|e| (e.keyword, e.message))
+                .collect(),
+        }
+    }
+    let odd = "a`b \"q\" é/~\u{1}";
+    let s = schema(json!({
+        "type": "object",
+        "properties": {
+            "c": {"const": {"k": [1, 2]}},
+            "e": {"enum": ["x", "y", 3]},
+            "p": {"type": "string", "pattern": "^[a-z\"\\\\]+$"},
+            "u": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]},
+            "o": {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+            "n": {"oneOf": [{"type": "integer"}, {"type": "boolean"}]},
+        },
+        "required": ["c", odd],
+        "additionalProperties": false,
+    }));
+    let long = "Z\"é".repeat(30);
+    let got = messages(
+        &s,
+        &json!({"c": "x", "e": "zz", "p": long, "u": "s", "o": 3, "n": "s", "extra": 1}),
+    );
+    let preview = |v: &Value| super::checks::preview(v);
+    let reasons = |at: &str| {
+        format!(
+            " (0: at /{at}, `type`: expected integer, found string; \
+             1: at /{at}, `type`: expected boolean, found string)"
+        )
+    };
+    let expected = vec![
+        (
+            "const",
+            format!(
+                "expected the constant {}, found {}",
+                preview(&json!({"k": [1, 2]})),
+                preview(&json!("x"))
+            ),
+        ),
+        (
+            "enum",
+            format!(
+                "{} is not one of the {} allowed values",
+                preview(&json!("zz")),
+                3
+            ),
+        ),
+        (
+            "pattern",
+            format!(
+                "{} does not match the pattern {:?}",
+                preview(&json!(long)),
+                "^[a-z\"\\\\]+$"
+            ),
+        ),
+        (
+            "anyOf",
+            format!("matches none of the {} alternatives{}", 2, reasons("u")),
+        ),
+        (
+            "oneOf",
+            format!(
+                "matches more than one alternative (at least {} and {})",
+                0, 1
+            ),
+        ),
+        (
+            "oneOf",
+            format!("matches none of the {} alternatives{}", 2, reasons("n")),
+        ),
+        (
+            "additionalProperties",
+            format!("the property `{}` is not allowed", "extra"),
+        ),
+        (
+            "required",
+            format!("the required property `{odd}` is missing"),
+        ),
+    ];
+    let mut got_sorted = got.clone();
+    got_sorted.sort();
+    let mut expected_sorted: Vec<(&'static str, String)> = expected;
+    expected_sorted.sort();
+    assert_eq!(got_sorted, expected_sorted, "{got:#?}");
+}
