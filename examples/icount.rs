@@ -20,7 +20,9 @@
 //! Operations: `floor` (serde_json parse + serialise of the schema text), `parse`,
 //! `lower:<target>`, `lower:<target>,<target>,…` (those targets in a row: the same work as an
 //! older tree's `lower:all` when it had fewer targets) and `lower:all`, `is_valid` and `validate` (this crate), `is_valid:jsonschema`
-//! and `validate:jsonschema` (the `jsonschema` crate's `is_valid` and collected `iter_errors`).
+//! and `validate:jsonschema` (the `jsonschema` crate's `is_valid` and collected `iter_errors`),
+//! `accept:<target>` and `accept-value:<target>` (`Lowering::accept` of each instance's text,
+//! or of its value as a Claude `tool_use` input is given).
 //! Fixtures: the names of `support::bench::fixtures()` (`invoice`, `jsb-sample`, `props-1000`,
 //! `nest-10`, `enum-1000`, `anyof-100`). Every schema is parsed, every validator built and
 //! every instance validated once before the passes, so the count with 0 passes is the setup.
@@ -49,7 +51,7 @@ fn main() -> ExitCode {
         eprintln!("no fixture {fixture} (is ../shared/corpus present for jsb-sample?)");
         return ExitCode::from(2);
     };
-    let prepared = Prepared::new(&fixture);
+    let prepared = Prepared::new(&fixture, &op);
     for _ in 0..passes {
         prepared.run(&op);
     }
@@ -66,6 +68,10 @@ enum Op {
     IsValidTheirs,
     Validate,
     ValidateTheirs,
+    /// `Lowering::accept` of each instance's text.
+    AcceptText(Target),
+    /// `Lowering::accept` of each instance's value (a Claude `tool_use` input).
+    AcceptValue(Target),
 }
 
 impl Op {
@@ -78,6 +84,12 @@ impl Op {
             "is_valid:jsonschema" => Op::IsValidTheirs,
             "validate" => Op::Validate,
             "validate:jsonschema" => Op::ValidateTheirs,
+            other if other.starts_with("accept:") => {
+                Op::AcceptText(Target::from_name(other.strip_prefix("accept:")?)?)
+            }
+            other if other.starts_with("accept-value:") => {
+                Op::AcceptValue(Target::from_name(other.strip_prefix("accept-value:")?)?)
+            }
             other => Op::Lower(
                 other
                     .strip_prefix("lower:")?
@@ -97,11 +109,13 @@ struct Prepared<'f> {
     schemas: Vec<Schema>,
     theirs: Vec<jsonschema::Validator>,
     options: LowerOptions,
+    /// Each schema's lowering for the target of an `accept` operation.
+    lowered: Vec<schemalect::Lowering>,
 }
 
 impl<'f> Prepared<'f> {
-    fn new(fixture: &'f Fixture) -> Self {
-        let prepared = Prepared {
+    fn new(fixture: &'f Fixture, op: &Op) -> Self {
+        let mut prepared = Prepared {
             fixture,
             schemas: fixture
                 .cases
@@ -114,7 +128,14 @@ impl<'f> Prepared<'f> {
                 .map(|c| support::oracle::compile(&c.value).expect("jsonschema compiles them"))
                 .collect(),
             options: LowerOptions::default(),
+            lowered: Vec::new(),
         };
+        if let Op::AcceptText(target) | Op::AcceptValue(target) = op {
+            prepared.lowered = (prepared.schemas.iter())
+                .map(|s| s.lower(*target, &prepared.options))
+                .collect();
+            prepared.run(op);
+        }
         prepared.run(&Op::IsValid);
         prepared.run(&Op::IsValidTheirs);
         prepared
@@ -170,6 +191,20 @@ impl<'f> Prepared<'f> {
             Op::Validate => {
                 for (i, (ours, _)) in instances() {
                     black_box(ours.validate(black_box(i)).is_ok());
+                }
+            }
+            Op::AcceptText(_) => {
+                for (c, l) in cases.iter().zip(&self.lowered) {
+                    for i in &c.instances {
+                        black_box(l.accept(black_box(i.text.as_str())).is_ok());
+                    }
+                }
+            }
+            Op::AcceptValue(_) => {
+                for (c, l) in cases.iter().zip(&self.lowered) {
+                    for i in &c.instances {
+                        black_box(l.accept(black_box(&i.value)).is_ok());
+                    }
                 }
             }
             Op::ValidateTheirs => {

@@ -397,27 +397,43 @@ pub(crate) fn evaluation_cost(node: &Node, inst: &Value) -> u64 {
 /// The size of `v`'s compact JSON text, from below: strings and names without their escapes,
 /// every number as one byte. Iterative (a value may nest as deep as its builder made it).
 pub(crate) fn value_bytes(v: &Value) -> u64 {
-    let mut n: u64 = 0;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        n = n.saturating_add(match v {
+    // Only containers are stacked: a scalar is counted where it is met, so a flat value
+    // allocates nothing.
+    fn scalar(v: &Value) -> u64 {
+        match v {
             Value::Null | Value::Bool(true) => 4,
             Value::Bool(false) => 5,
             Value::Number(_) => 1,
             Value::String(s) => s.len() as u64 + 2,
+            Value::Array(_) | Value::Object(_) => 0,
+        }
+    }
+    let containers = |c: &&Value| matches!(c, Value::Array(_) | Value::Object(_));
+    let mut n: u64 = scalar(v);
+    let mut stack: Vec<&Value> = Vec::new();
+    let mut next = Some(v);
+    while let Some(v) = next.take().or_else(|| stack.pop()) {
+        match v {
             Value::Array(items) => {
-                stack.extend(items);
-                2 + items.len().saturating_sub(1) as u64
+                let mut m = 2 + items.len().saturating_sub(1) as u64;
+                for item in items {
+                    m = m.saturating_add(scalar(item));
+                }
+                n = n.saturating_add(m);
+                stack.extend(items.iter().filter(containers));
             }
             Value::Object(map) => {
                 let mut m = 2 + map.len().saturating_sub(1) as u64;
-                for (k, v) in map {
-                    m = m.saturating_add(k.len() as u64 + 3);
-                    stack.push(v);
+                for (k, item) in map {
+                    m = m
+                        .saturating_add(k.len() as u64 + 3)
+                        .saturating_add(scalar(item));
                 }
-                m
+                n = n.saturating_add(m);
+                stack.extend(map.values().filter(containers));
             }
-        });
+            _ => {}
+        }
     }
     n
 }

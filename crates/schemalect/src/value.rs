@@ -377,19 +377,23 @@ fn hash_into(v: &Value, h: &mut DefaultHasher, depth: usize) {
 }
 
 /// True when the value nests (arrays and objects) deeper than `max` levels. Iterative; stops
-/// as soon as the answer is known.
+/// as soon as the answer is known. Only containers are stacked (a scalar adds no level), so a
+/// value without nested containers allocates nothing.
 pub fn deeper_than(v: &Value, max: usize) -> bool {
-    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
-    while let Some((v, d)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match v {
-            Value::Array(a) => Box::new(a.iter()),
-            Value::Object(o) => Box::new(o.values()),
-            _ => continue,
-        };
-        if d + 1 > max {
-            return true;
+    let mut stack: Vec<(&Value, usize)> = Vec::new();
+    let mut next = Some((v, 0));
+    while let Some((v, d)) = next.take().or_else(|| stack.pop()) {
+        let containers = |c: &&Value| matches!(c, Value::Array(_) | Value::Object(_));
+        match v {
+            Value::Array(a) if d < max => {
+                stack.extend(a.iter().filter(containers).map(|c| (c, d + 1)))
+            }
+            Value::Object(o) if d < max => {
+                stack.extend(o.values().filter(containers).map(|c| (c, d + 1)))
+            }
+            Value::Array(_) | Value::Object(_) => return true,
+            _ => {}
         }
-        stack.extend(children.map(|c| (c, d + 1)));
     }
     false
 }
@@ -523,6 +527,24 @@ mod tests {
         let mut dup = many.clone();
         dup.push(json!({"k": 9_999.0}));
         assert!(!all_unique(&dup));
+    }
+
+    #[test]
+    fn deeper_than_counts_every_container_as_a_level() {
+        for (v, levels) in [
+            (json!(1), 0usize),
+            (json!([]), 1),
+            (json!({}), 1),
+            (json!([1, "a", null]), 1),
+            (json!([[1]]), 2),
+            (json!({"a": [{}], "b": 2}), 3),
+            (json!([1, [2, [3, {"x": []}]], {}]), 5),
+        ] {
+            if let Some(fewer) = levels.checked_sub(1) {
+                assert!(deeper_than(&v, fewer), "{v} is deeper than {fewer}");
+            }
+            assert!(!deeper_than(&v, levels), "{v} is not deeper than {levels}");
+        }
     }
 
     #[test]
