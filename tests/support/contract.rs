@@ -186,8 +186,14 @@ pub fn check_lowering_with(
     };
     let target = lowering.target();
     let wire = lowering.wire();
+    // The report names the profile only; a failure with `null_means_absent` says so.
     let fail = |what: &str, x: Option<&Value>, t: Option<&Value>| {
-        Err(report(what, source, lowering, profile, x, t))
+        let what = if null_means_absent {
+            format!("{what} (with null_means_absent)")
+        } else {
+            what.to_owned()
+        };
+        Err(report(&what, source, lowering, profile, x, t))
     };
     let lang = match oracle::language(target, wire) {
         Ok(l) => l,

@@ -233,13 +233,26 @@ impl Lens {
             },
             Lens::Opaque => Value::String(copied(x, at)?.to_string()),
             Lens::Union(u) => {
-                match u
-                    .branches
-                    .iter()
-                    .find(|b| sides.source.is_valid_at(b.source, x))
-                {
-                    Some(b) => b.lens.enc(x, sides, at)?,
-                    None => x.clone(),
+                let branch = |x: &Value| {
+                    (u.branches.iter()).position(|b| sides.source.is_valid_at(b.source, x))
+                };
+                let Some((i, b)) = branch(x).and_then(|i| Some((i, u.branches.get(i)?))) else {
+                    return Ok(x.clone());
+                };
+                let e = b.lens.enc(x, sides, at)?;
+                // With `null_means_absent` an explicit `null` is sent as absence is, so `x`
+                // reads back without that member, and that value may belong to an earlier
+                // branch (one that forbids the member): it is then sent as that branch sends
+                // it, so that `x` and what it reads back as are sent alike.
+                match b.lens.lft(&e, sides, at) {
+                    Ok(lifted) if !json_eq(&lifted, x) => match branch(&lifted) {
+                        Some(j) if j != i => match u.branches.get(j) {
+                            Some(other) => other.lens.enc(&lifted, sides, at)?,
+                            None => e,
+                        },
+                        _ => e,
+                    },
+                    _ => e,
                 }
             }
         })

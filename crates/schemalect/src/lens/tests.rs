@@ -586,3 +586,38 @@ fn a_union_whose_own_type_excludes_text_keeps_its_branches() {
     let w = encoded_on_the_wire(&s, &r, &json!({"k": 1}));
     assert_eq!(w, json!("{\"k\":1}"));
 }
+
+#[test]
+fn null_means_absent_sends_a_null_member_as_the_branch_its_absence_belongs_to() {
+    // Property seed 3700, extended generator, OpenAI with `null_means_absent`: `{"t": null}`
+    // belongs to the second branch only (the first forbids `t`), but reads back as `{}`,
+    // which the first branch takes. Both must be sent alike.
+    let schema = json!({
+        "type": "object",
+        "properties": {"a": {"type": "object"}},
+        "anyOf": [
+            {"type": "object", "additionalProperties": false},
+            {"allOf": [{"properties": {"t": {"type": "null"}}}]}
+        ]
+    });
+    let s = Schema::parse_with(
+        &schema,
+        &crate::ParseOptions::default().with_subset(crate::Subset::Extended),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = reshape_with(&s, STRICT, true);
+    let sides = r.sides();
+    let enc = |x: Value| r.lens.encode(&x, sides).unwrap_or_else(|e| panic!("{e:?}"));
+    let with_null = enc(json!({"t": null}));
+    assert!(r.read.is_valid(&with_null), "{with_null}");
+    assert_eq!(with_null, enc(json!({})));
+    let back = r
+        .lens
+        .lift(&with_null, sides)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(back, json!({}));
+    // A member that is not null keeps its branch.
+    let other = json!({"t": null, "a": {"k": 1}});
+    let w = enc(other.clone());
+    assert_eq!(r.lens.lift(&w, sides).ok(), Some(json!({"a": {"k": 1}})));
+}
