@@ -408,7 +408,7 @@ pub(crate) fn value_bytes(v: &Value) -> u64 {
             Value::Array(_) | Value::Object(_) => 0,
         }
     }
-    let containers = |c: &&Value| matches!(c, Value::Array(_) | Value::Object(_));
+    let containers = |c: &&Value| crate::value::nests(c);
     let mut n: u64 = scalar(v);
     let mut stack: Vec<&Value> = Vec::new();
     let mut next = Some(v);

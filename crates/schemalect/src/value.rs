@@ -376,14 +376,19 @@ fn hash_into(v: &Value, h: &mut DefaultHasher, depth: usize) {
     }
 }
 
+/// True for an array or an object: a value that holds others.
+pub(crate) fn nests(v: &Value) -> bool {
+    matches!(v, Value::Array(_) | Value::Object(_))
+}
+
 /// True when the value nests (arrays and objects) deeper than `max` levels. Iterative; stops
 /// as soon as the answer is known. Only containers are stacked (a scalar adds no level), so a
 /// value without nested containers allocates nothing.
 pub fn deeper_than(v: &Value, max: usize) -> bool {
+    let containers = |c: &&Value| nests(c);
     let mut stack: Vec<(&Value, usize)> = Vec::new();
     let mut next = Some((v, 0));
     while let Some((v, d)) = next.take().or_else(|| stack.pop()) {
-        let containers = |c: &&Value| matches!(c, Value::Array(_) | Value::Object(_));
         match v {
             Value::Array(a) if d < max => {
                 stack.extend(a.iter().filter(containers).map(|c| (c, d + 1)))

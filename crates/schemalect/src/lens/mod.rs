@@ -100,6 +100,9 @@ pub(crate) enum Absent {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct UnionLens {
     pub branches: Vec<Branch>,
+    /// Made with `null_means_absent`: a value may read back without its explicit `null`
+    /// members, so encoding checks which branch that value belongs to.
+    pub null_is_absence: bool,
 }
 
 /// One branch: where it is in the source and in the wire schema, and its lens.
@@ -240,19 +243,23 @@ impl Lens {
                     return Ok(x.clone());
                 };
                 let e = b.lens.enc(x, sides, at)?;
+                if !u.null_is_absence {
+                    return Ok(e);
+                }
                 // With `null_means_absent` an explicit `null` is sent as absence is, so `x`
                 // reads back without that member, and that value may belong to an earlier
                 // branch (one that forbids the member): it is then sent as that branch sends
                 // it, so that `x` and what it reads back as are sent alike.
-                match b.lens.lft(&e, sides, at) {
-                    Ok(lifted) if !json_eq(&lifted, x) => match branch(&lifted) {
-                        Some(j) if j != i => match u.branches.get(j) {
-                            Some(other) => other.lens.enc(&lifted, sides, at)?,
-                            None => e,
-                        },
-                        _ => e,
-                    },
-                    _ => e,
+                let lifted = match b.lens.lft(&e, sides, at) {
+                    Ok(lifted) if !json_eq(&lifted, x) => lifted,
+                    _ => return Ok(e),
+                };
+                match branch(&lifted)
+                    .filter(|j| *j != i)
+                    .and_then(|j| u.branches.get(j))
+                {
+                    Some(other) => other.lens.enc(&lifted, sides, at)?,
+                    None => e,
                 }
             }
         })

@@ -679,7 +679,10 @@ impl Reshaper<'_> {
         let lens = if identity {
             Lens::Identity
         } else {
-            Lens::Union(Box::new(UnionLens { branches: out }))
+            Lens::Union(Box::new(UnionLens {
+                branches: out,
+                null_is_absence: self.null_means_absent,
+            }))
         };
         (wid, lens)
     }
