@@ -70,7 +70,7 @@ fn live() -> usize {
 }
 
 /// `(value bytes, IR bytes, IR bytes after a first validation)` of one schema text. The
-/// validator lays the schema out for its walk on the first validation (`validate/plan.rs`) and
+/// validator lays the schema out for its walk on the first validation (`plan.rs`) and
 /// keeps that with the IR, so the third figure is what a schema in use retains.
 fn measure(text: &str) -> (usize, usize, usize) {
     let before = live();

@@ -4,9 +4,9 @@
 //!
 //! A step is one unit of bounded work: a schema node parsed, rewritten or emitted; one schema
 //! node evaluated on one instance value, with the members, items, branches and string bytes
-//! that evaluation reads ([`evaluation_cost`]); one answer value reshaped. The budget of an
-//! operation is [`Limits::work_budget`] of its input's size in bytes (the floor plus
-//! [`Limits::work_per_byte`] per byte).
+//! that evaluation reads (validation's `evaluation_cost`); one answer value reshaped. The
+//! budget of an operation is [`Limits::work_budget`] of its input's size in bytes (the floor
+//! plus [`Limits::work_per_byte`] per byte).
 //!
 //! One budget per operation, shared by what the operation calls: `accept` validates, the
 //! reshaping lens validates union branches, lowering lowers a widened schema; all of it counts
@@ -19,7 +19,6 @@
 //! work stays under the floor). The operation then runs again with the larger budget, so it
 //! does at most the floor's work twice.
 
-use crate::ir::Node;
 use crate::limits::{Limits, Operation, WorkExceeded};
 use serde_json::Value;
 use std::cell::Cell;
@@ -243,7 +242,7 @@ impl Meter {
     /// A meter that stands alone, for an operation that would otherwise install a budget of
     /// `budget` steps on this thread, and whose work nothing but this meter counts (a
     /// validation walk outside the `full` subset, whose patterns' engines charge the walk's
-    /// meter: see `Plan::detached_budget` in `validate::plan`). It allows at most one
+    /// meter: see `Plan::detached_budget` in `crate::plan`). It allows at most one
     /// [`METER_CHUNK`] of that budget, and once that is spent every spend fails and
     /// [`Meter::ran_out`] says so: the caller then runs the operation again from the start
     /// under the installed budget.
@@ -357,41 +356,6 @@ pub(crate) fn comparison_cost(inst: &Value) -> u64 {
         Value::Array(_) | Value::Object(_) => value_bytes(inst) / STRING_BYTES_PER_STEP,
         Value::Null | Value::Bool(_) | Value::Number(_) => 0,
     }
-}
-
-/// The steps one evaluation of `node` on `inst` costs, before the subschemas it applies (each
-/// of which is charged on its own): one, plus the branches of its unions and `allOf` (tried
-/// or skipped, each costs a visit), plus what it reads of the value: members and `required`
-/// names for an object, items for an array, string bytes for a string, and the whole value
-/// when a literal (`enum`, `const`) or `uniqueItems` compares it.
-#[inline(always)]
-pub(crate) fn evaluation_cost(node: &Node, inst: &Value) -> u64 {
-    let branches = node.all_of.len() + node.any_of.len() + node.one_of.len();
-    let own = match inst {
-        // A pattern's lazy DFA pass is in this; the states it builds and an NFA fallback
-        // are charged by the pattern engine as they happen.
-        Value::String(s) => string_cost(s),
-        Value::Array(items) => {
-            let mut n = items.len() as u64;
-            let compared = node.constant.is_some()
-                || node.enumeration.is_some()
-                || node.array.as_ref().is_some_and(|a| a.unique_items);
-            if compared {
-                n = n.saturating_add(value_bytes(inst) / STRING_BYTES_PER_STEP);
-            }
-            n
-        }
-        Value::Object(map) => {
-            let mut n =
-                map.len() as u64 + node.object.as_ref().map_or(0, |o| o.required.len() as u64);
-            if node.constant.is_some() || node.enumeration.is_some() {
-                n = n.saturating_add(value_bytes(inst) / STRING_BYTES_PER_STEP);
-            }
-            n
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
-    };
-    1 + branches as u64 + own
 }
 
 /// The size of `v`'s compact JSON text, from below: strings and names without their escapes,

@@ -590,11 +590,16 @@ pub mod ir;
 pub mod keywords;
 mod lens;
 pub mod limits;
+mod loss;
 pub mod lower;
+mod options;
 pub mod pattern;
+mod plan;
 pub mod pointer;
+mod schema;
 mod seen;
 pub mod subset;
+mod target;
 mod validate;
 pub mod value;
 
@@ -602,12 +607,13 @@ pub mod value;
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 pub use derive::{for_type, for_type_with};
 pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, ViolationKind};
-pub use ir::{Draft, FullRules, NodeId, Schema, Subset};
+pub use ir::{Draft, FullRules, NodeId, Subset};
 pub use limits::Limits;
 pub use lower::{
     json_mode, AcceptError, Answer, Hint, Loss, LowerOptions, Lowering, Mode, Profile, Target,
 };
 pub use pointer::Pointer;
+pub use schema::Schema;
 pub use subset::ParseOptions;
 
 use serde_json::Value;

@@ -13,7 +13,8 @@
 
 use super::{run, value_bytes};
 use crate::limits::{Limits, Operation};
-use crate::lower::{LowerOptions, Profile, Target};
+use crate::options::{LowerOptions, Profile};
+use crate::target::Target;
 use crate::{ParseOptions, Schema, Subset};
 use serde_json::Value;
 use std::path::Path;

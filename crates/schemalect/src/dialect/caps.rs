@@ -3,7 +3,7 @@
 //! change is a one-line edit here, and `docs/targets.md` is checked against these tables by a
 //! test so the documentation cannot drift from the code.
 
-use crate::lower::Target;
+use crate::target::Target;
 
 /// What a target does with one keyword.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,9 +19,11 @@ use super::closed::{self, census, root_loss};
 use super::emit::{blockers, emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Normalized, Rewrites};
 use super::Outcome;
-use crate::ir::Schema;
-use crate::lower::{Loss, LowerOptions, Mode, Target};
+use crate::loss::{Loss, Mode};
+use crate::options::LowerOptions;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
+use crate::target::Target;
 use serde_json::{json, Map, Value};
 
 const A1: &str = "https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations (providers.md A1, S-A3)";

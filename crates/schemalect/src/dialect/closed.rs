@@ -11,9 +11,11 @@
 
 use super::caps::{Capabilities, Rewrite, Support};
 use super::emit::{Blockers, Degrade, Emitted};
-use crate::ir::{Additional, Node, NodeId, Schema};
-use crate::lower::{Loss, LowerOptions};
+use crate::ir::{Additional, Node, NodeId};
+use crate::loss::Loss;
+use crate::options::LowerOptions;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::sync::Arc;

@@ -26,8 +26,9 @@
 //! undeclared-but-allowed. Those objects are *hidden* ([`hidden_by_references`]), results
 //! keyed by source pointer, which survives inlining and normalisation.
 
-use crate::ir::{Additional, NodeId, ObjectRules, Schema};
+use crate::ir::{Additional, NodeId, ObjectRules};
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::seen::Distinct;
 use std::collections::{HashMap, HashSet};
 

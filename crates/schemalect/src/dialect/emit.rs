@@ -8,10 +8,11 @@
 //! back to a weaker mode.
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
-use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, RequiredNames, Schema};
+use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, RequiredNames};
 use crate::keywords::{self, Role};
-use crate::lower::Loss;
+use crate::loss::Loss;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::HashSet;

@@ -35,8 +35,8 @@ pub(crate) use openapi::lower as lower_openapi;
 use super::emit::{emit, JsonDialect};
 use super::normalize::{normalize, Rewrites};
 use super::Outcome;
-use crate::ir::Schema;
-use crate::lower::{Loss, Mode};
+use crate::loss::{Loss, Mode};
+use crate::schema::Schema;
 use serde_json::{json, Value};
 
 /// The mime type that turns on JSON output; both schema fields require it (GG2).

@@ -14,9 +14,10 @@ mod openai;
 pub mod refusal;
 mod simple_regex;
 
-use crate::ir::Schema;
-use crate::lens::reshape::Needs;
-use crate::lower::{Loss, LowerOptions, Mode, Target};
+use crate::loss::{Loss, Mode};
+use crate::options::LowerOptions;
+use crate::schema::Schema;
+use crate::target::Target;
 use crate::value::{JsonType, TypeSet};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -119,6 +120,28 @@ pub fn full_rows(target: Target) -> &'static [caps::Row] {
         | Target::BedrockClaude
         | Target::OllamaMlx
         | Target::LlamaServer => &[],
+    }
+}
+
+/// Which reshapings a target needs (the reshaping profile's lens makes them: [`crate::lens`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Needs {
+    /// Close objects that declare properties (values in the declared fragment are unchanged).
+    pub close_objects: bool,
+    /// Every property required: optional ones become required-and-nullable.
+    pub all_required: bool,
+    /// Maps (`additionalProperties: {…}` without properties) become lists of entries.
+    pub maps_as_entries: bool,
+    /// Nodes admitting arbitrary objects become strings of JSON text.
+    pub opaque_free_objects: bool,
+    /// A root that is not a plain object becomes `{"value": root}`.
+    pub envelope_root: bool,
+}
+
+impl Needs {
+    /// True when nothing would be reshaped.
+    pub fn is_none(self) -> bool {
+        self == Needs::default()
     }
 }
 

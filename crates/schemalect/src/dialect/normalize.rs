@@ -15,10 +15,11 @@
 
 use crate::ir::{
     Additional, ArrayRules, Bound, Enumeration, Node, NodeId, NumberRules, ObjectRules, Properties,
-    PropertyCounts, Schema, StringRules,
+    PropertyCounts, StringRules,
 };
-use crate::lower::Loss;
+use crate::loss::Loss;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{cmp_numbers, json_eq};
 use std::cmp::Ordering;
 use std::sync::Arc;

@@ -21,8 +21,11 @@ use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
 use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
-use crate::ir::{Additional, ObjectRules, Schema};
-use crate::lower::{Loss, LowerOptions, Mode, Target};
+use crate::ir::{Additional, ObjectRules};
+use crate::loss::{Loss, Mode};
+use crate::options::LowerOptions;
+use crate::schema::Schema;
+use crate::target::Target;
 use serde_json::{json, Value};
 use std::sync::Arc;
 

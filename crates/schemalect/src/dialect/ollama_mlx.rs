@@ -16,8 +16,10 @@ use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
 use super::emit::{emit, Closure, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
-use crate::ir::Schema;
-use crate::lower::{LowerOptions, Mode, Target};
+use crate::loss::Mode;
+use crate::options::LowerOptions;
+use crate::schema::Schema;
+use crate::target::Target;
 use serde_json::{json, Value};
 
 /// xgrammar's JSON Schema converter, at the commit read.

@@ -20,9 +20,11 @@ use super::closed::{self, census, root_loss, Fields};
 use super::emit::{blockers, emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
 use super::{json_mode_allowed, Outcome};
-use crate::ir::Schema;
-use crate::lower::{Loss, LowerOptions, Mode, Target};
+use crate::loss::{Loss, Mode};
+use crate::options::LowerOptions;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
+use crate::target::Target;
 use serde_json::{json, Map, Value};
 
 const O1: &str = "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas (providers.md O1)";

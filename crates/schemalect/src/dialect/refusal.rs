@@ -12,7 +12,7 @@
 //! `design/providers-2026-12.md` §3); each entry names where its text was recorded.
 
 use super::capabilities;
-use crate::lower::Target;
+use crate::target::Target;
 
 /// What a provider's refusal contradicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -52,8 +52,8 @@ pub use repair::{Attempt, Failure, FinalAttempt, Outcome, RepairRequest};
 pub use typed::{CompleteError, Turn, TypedFlow};
 
 use crate::error::SubsetError;
-use crate::ir::Schema;
 use crate::lower::{LowerOptions, Lowering, Profile, Target};
+use crate::schema::Schema;
 use crate::value::deeper_than;
 use serde_json::Value;
 

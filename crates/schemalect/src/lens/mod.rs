@@ -35,8 +35,9 @@
 
 pub(crate) mod reshape;
 
-use crate::ir::{NodeId, Schema};
+use crate::ir::NodeId;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{deeper_than, json_eq};
 use serde_json::{Map, Value};
 

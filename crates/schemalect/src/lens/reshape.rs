@@ -9,36 +9,16 @@
 
 use super::{Absent, Branch, Lens, PropLens, ShapeLens, Sides, UnionLens, KEY, VALUE};
 use crate::dialect::normalize::{inline_references, normalize, Rewrites};
+use crate::dialect::Needs;
 use crate::ir::{
-    Additional, Annotations, ArrayRules, Enumeration, Node, NodeId, ObjectRules, Properties, Schema,
+    Additional, Annotations, ArrayRules, Enumeration, Node, NodeId, ObjectRules, Properties,
 };
-use crate::lower::Loss;
+use crate::loss::Loss;
+use crate::schema::Schema;
 use crate::value::{json_eq, json_hash, JsonType, TypeSet};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-
-/// Which reshapings a target needs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Needs {
-    /// Close objects that declare properties (values in the declared fragment are unchanged).
-    pub close_objects: bool,
-    /// Every property required: optional ones become required-and-nullable.
-    pub all_required: bool,
-    /// Maps (`additionalProperties: {…}` without properties) become lists of entries.
-    pub maps_as_entries: bool,
-    /// Nodes admitting arbitrary objects become strings of JSON text.
-    pub opaque_free_objects: bool,
-    /// A root that is not a plain object becomes `{"value": root}`.
-    pub envelope_root: bool,
-}
-
-impl Needs {
-    /// True when nothing would be reshaped.
-    pub fn is_none(self) -> bool {
-        self == Needs::default()
-    }
-}
 
 /// A reshaped schema and its lens.
 pub(crate) struct Reshaped {

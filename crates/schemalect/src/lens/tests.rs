@@ -1,4 +1,5 @@
-use super::reshape::{reshape, reshape_with, Needs};
+use super::reshape::{reshape, reshape_with};
+use crate::dialect::Needs;
 use crate::Schema;
 use serde_json::{json, Value};
 

@@ -6,263 +6,21 @@
 //! reshaping and validates the result against the source schema, which stays authoritative.
 
 mod answer_text;
-mod target;
 mod widen_full;
 
-pub use target::{Target, UnknownTarget};
+pub use crate::loss::{Hint, Loss, Mode};
+pub use crate::options::{LowerOptions, Profile};
+pub use crate::target::{Target, UnknownTarget};
 
 use crate::budget;
 use crate::error::ValidationErrors;
-use crate::ir::{Additional, Schema};
+use crate::ir::Additional;
 use crate::lens::{reshape, Lens, LensError, Sides};
 use crate::limits::{Limits, Operation, WorkExceeded};
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::fmt;
-
-/// How much of the schema the provider enforces natively. Ordered strongest first:
-/// `Exact < Widened < Json < Prompt`, so "at least as weak as" is `>=`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Mode {
-    /// The native schema accepts exactly what the source accepts (on the declared fragment).
-    Exact,
-    /// A native schema is sent; some constraints are dropped or relaxed, each listed as a loss.
-    Widened,
-    /// Only "answer in JSON" is enforced (OpenAI `json_object`, Gemini mime type, Ollama `"json"`).
-    Json,
-    /// Nothing native: the prompt and local validation carry the schema.
-    Prompt,
-}
-
-impl Mode {
-    /// Every mode, strongest first.
-    pub const ALL: [Mode; 4] = [Mode::Exact, Mode::Widened, Mode::Json, Mode::Prompt];
-
-    /// The name used in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Exact => "exact",
-            Mode::Widened => "widened",
-            Mode::Json => "json",
-            Mode::Prompt => "prompt",
-        }
-    }
-
-    /// Parses a mode name.
-    pub fn from_name(name: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.name() == name)
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A constraint of the source that the provider will not enforce. Local validation still does.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Loss {
-    /// The schema node, in the source document.
-    pub pointer: Pointer,
-    /// The keyword dropped or relaxed (`""` when a whole node or the whole schema degrades).
-    pub keyword: Cow<'static, str>,
-    /// What happened and why.
-    pub reason: Cow<'static, str>,
-    /// What the user can change to lift it, when the lowering knows (a schema derived from a
-    /// Rust type). Shown after the reason.
-    pub hint: Option<Hint>,
-}
-
-/// A change to the user's code that lifts a loss, carried as data beside its reason so that
-/// tools can act on it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Hint {
-    /// The object is a Rust struct (or an enum's struct variant) that serde leaves open to
-    /// unknown fields, and the provider can only send it closed: closing it in the schema
-    /// alone would reject answers the type accepts. With `#[serde(deny_unknown_fields)]` on
-    /// the type, schemars writes the object closed, and the provider can send it as it is.
-    DenyUnknownFields {
-        /// schemars' name for the type (its `$defs` name): the struct, or the enum whose
-        /// variant this is.
-        rust_type: String,
-    },
-}
-
-impl fmt::Display for Hint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Hint::DenyUnknownFields { rust_type } => write!(
-                f,
-                "this object is the Rust type `{rust_type}`: add `#[serde(deny_unknown_fields)]` to it so that its schema is closed"
-            ),
-        }
-    }
-}
-
-impl Loss {
-    /// A loss at `pointer` for `keyword`.
-    pub fn new(
-        pointer: &Pointer,
-        keyword: impl Into<Cow<'static, str>>,
-        reason: impl Into<Cow<'static, str>>,
-    ) -> Self {
-        Loss {
-            pointer: pointer.clone(),
-            keyword: keyword.into(),
-            reason: reason.into(),
-            hint: None,
-        }
-    }
-}
-
-impl fmt::Display for Loss {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.keyword.is_empty() {
-            write!(f, "{}: {}", self.pointer, self.reason)?;
-        } else {
-            write!(f, "{}: `{}` {}", self.pointer, self.keyword, self.reason)?;
-        }
-        match &self.hint {
-            Some(hint) => write!(f, " ({hint})"),
-            None => Ok(()),
-        }
-    }
-}
-
-/// Which rewrites a lowering may use to reach a stronger mode.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Profile {
-    /// Send the source as it is, dropping or relaxing only; never reshape values. The default.
-    #[default]
-    Conservative,
-    /// Reshape values (optional → required-and-nullable, maps → entry lists, non-object roots
-    /// → an envelope) so strict decoders can enforce more; undone exactly on the answer.
-    Reshaping,
-}
-
-impl Profile {
-    /// Every profile.
-    pub const ALL: [Profile; 2] = [Profile::Conservative, Profile::Reshaping];
-
-    /// The name used on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Conservative => "conservative",
-            Profile::Reshaping => "reshaping",
-        }
-    }
-
-    /// Parses a profile name.
-    pub fn from_name(name: &str) -> Option<Profile> {
-        Profile::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
-
-/// Options of a lowering. `LowerOptions::default()` suits most callers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LowerOptions {
-    /// Conservative (default) or reshaping.
-    pub profile: Profile,
-    /// The schema or tool name sent to the provider. Default: the root `title` made valid for
-    /// the provider, else `"response"`.
-    pub name: Option<String>,
-    /// A description sent with the schema or tool. Default: the root `description`.
-    pub description: Option<String>,
-    /// Groq: the model supports strict `json_schema` (e.g. `openai/gpt-oss-120b`). Default false.
-    pub groq_strict: bool,
-    /// OpenRouter: send `provider.require_parameters: true` so routes that would ignore
-    /// `response_format` are skipped. Default true.
-    pub openrouter_require_parameters: bool,
-    /// Claude: extended thinking is on, which forbids forcing a tool. Default false.
-    pub claude_thinking: bool,
-    /// Reshaping profile: take `null` to mean "absent" on optional properties whose schema
-    /// admits `null`. Such a property is then sent as a required nullable one, as it is,
-    /// instead of as `null | {"value": …}` (what keeps `null` and absent apart), and `null` in
-    /// the answer is read back as absence.
-    ///
-    /// Exact when the caller reads a missing member and `null` alike, as serde does for
-    /// `Option<T>` fields (both are `None`): a source value with an explicit `null` there is
-    /// sent, and read back, as one without the member. Otherwise `lift(encode(x)) = x` still
-    /// holds for every `x` without such explicit nulls. Objects whose values the source
-    /// compares whole (under `enum`, `const` or `uniqueItems`, where an explicit `null` and a
-    /// missing member are different values) keep the wrapper.
-    ///
-    /// `None` (the default): on for schemas derived from Rust types ([`crate::derive`], with
-    /// the `schemars` feature), off for schemas parsed from JSON.
-    pub null_means_absent: Option<bool>,
-}
-
-impl Default for LowerOptions {
-    fn default() -> Self {
-        LowerOptions {
-            profile: Profile::Conservative,
-            name: None,
-            description: None,
-            groq_strict: false,
-            openrouter_require_parameters: true,
-            claude_thinking: false,
-            null_means_absent: None,
-        }
-    }
-}
-
-impl LowerOptions {
-    /// Same options with another profile.
-    #[must_use]
-    pub fn with_profile(mut self, profile: Profile) -> Self {
-        self.profile = profile;
-        self
-    }
-
-    /// Same options with a schema or tool name.
-    #[must_use]
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.name = Some(name.into());
-        self
-    }
-
-    /// Same options with a description.
-    #[must_use]
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
-    }
-
-    /// Same options, telling whether the Groq model supports strict mode.
-    #[must_use]
-    pub fn with_groq_strict(mut self, on: bool) -> Self {
-        self.groq_strict = on;
-        self
-    }
-
-    /// Same options, telling whether OpenRouter should require parameter support.
-    #[must_use]
-    pub fn with_openrouter_require_parameters(mut self, on: bool) -> Self {
-        self.openrouter_require_parameters = on;
-        self
-    }
-
-    /// Same options, telling whether Claude's extended thinking is on.
-    #[must_use]
-    pub fn with_claude_thinking(mut self, on: bool) -> Self {
-        self.claude_thinking = on;
-        self
-    }
-
-    /// Same options, telling whether `null` means absent on optional nullable properties
-    /// (see [`LowerOptions::null_means_absent`]).
-    #[must_use]
-    pub fn with_null_means_absent(mut self, on: bool) -> Self {
-        self.null_means_absent = Some(on);
-        self
-    }
-}
 
 /// A provider's answer, as the caller has it: `&str`, `String`, `&String` or `&Value`.
 #[derive(Clone, Debug)]
@@ -810,7 +568,7 @@ impl Schema {
         &self,
         target: Target,
         options: &LowerOptions,
-        needs: reshape::Needs,
+        needs: crate::dialect::Needs,
     ) -> Option<(crate::dialect::Outcome, Reshaping)> {
         if needs.is_none() {
             return None;

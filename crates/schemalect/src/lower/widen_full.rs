@@ -23,10 +23,9 @@
 //! lowering decides and lists what becomes of it. Such a node does not count as changed.
 
 use crate::dialect::caps::{Row, Support};
-use crate::ir::{
-    Additional, Draft, FullRules, Node, NodeId, ObjectRules, PropertyCounts, Schema, Subset,
-};
+use crate::ir::{Additional, Draft, FullRules, Node, NodeId, ObjectRules, PropertyCounts, Subset};
 use crate::lower::{Loss, Target};
+use crate::schema::Schema;
 use crate::value::JsonType;
 use std::sync::Arc;
 

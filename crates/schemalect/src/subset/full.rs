@@ -23,10 +23,11 @@ use super::{
     ParseOptions,
 };
 use crate::error::{SubsetError, Violation, ViolationKind};
-use crate::ir::{Additional, Draft, FullIr, FullRules, Node, NodeId, Properties, Resource, Schema};
+use crate::ir::{Additional, Draft, FullIr, FullRules, Node, NodeId, Properties, Resource};
 use crate::keywords::Shape;
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{as_exact_u64, JsonType, TypeSet};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};

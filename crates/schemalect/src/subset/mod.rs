@@ -9,11 +9,12 @@ use crate::error::{SubsetError, Violation, ViolationKind};
 use crate::ir::Draft;
 use crate::ir::{
     Additional, Annotations, ArrayRules, Bound, Node, NodeId, NumberRules, ObjectRules, Properties,
-    Schema, StringRules, Subset,
+    StringRules, Subset,
 };
 use crate::keywords::{self, Role, Shape};
 use crate::limits::{Limits, Operation};
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{as_exact_u64, cmp_numbers, JsonType, TypeSet};
 use front::{Bounds, Front};
 use serde_json::{Map, Number, Value};

@@ -11,7 +11,7 @@
 //! entered on its way to the node, outermost first. Recursion is capped at [`MAX_DEPTH`]
 //! levels, and the walk spends the operation's work budget (a schema whose references fan out,
 //! or `unevaluated*` over nested unions, can otherwise ask for exponentially many visits):
-//! each subschema visit its [`crate::budget::evaluation_cost`] plus what the `full` keywords
+//! each subschema visit its [`super::evaluation_cost`] plus what the `full` keywords
 //! read (`patternProperties` per member and pattern, `dependentRequired` names), each merge of
 //! evaluated annotations their number, each dynamic scope walk its length. Past either, the
 //! instance is not accepted and the error says why.
@@ -20,7 +20,8 @@ use super::checks::{self, preview, Sink};
 use super::reasons::{BranchReasons, FirstFailure};
 use super::{admits, Path, Report, Work};
 use crate::error::ValidationError;
-use crate::ir::{Additional, Draft, FullIr, Node, NodeId, Schema};
+use crate::ir::{Additional, Draft, FullIr, Node, NodeId};
+use crate::schema::Schema;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::cell::Cell;
@@ -257,7 +258,7 @@ impl<'s> FullWalk<'s> {
     }
 
     /// What the `full` keywords of node `id` read of `inst` beyond
-    /// [`crate::budget::evaluation_cost`]: each member name against each `patternProperties`
+    /// [`super::evaluation_cost`]: each member name against each `patternProperties`
     /// pattern, and the names `dependentRequired` and `dependentSchemas` look up.
     fn full_cost(&self, id: NodeId, inst: &Value) -> u64 {
         let (Some(rules), Value::Object(map)) = (self.schema.full_rules(id), inst) else {

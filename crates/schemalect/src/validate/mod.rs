@@ -10,23 +10,23 @@
 
 use crate::budget::{self, Budget, Meter};
 use crate::error::{ValidationError, ValidationErrors};
-use crate::ir::{Additional, Node, NodeId, Schema};
+use crate::ir::{Additional, Node, NodeId};
 use crate::limits::Operation;
+use crate::plan::discriminate::{self, Tag, Tags};
+use crate::plan::MAX_EVAL_DEPTH;
+use crate::plan::{self, Members, Plan};
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::value::{is_integer, JsonType, TypeSet};
 pub(crate) use checks::shallow_admits;
 use checks::Sink;
-use discriminate::{Tag, Tags};
-use plan::{Members, Plan};
 use reasons::{BranchReasons, FirstFailure};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 mod checks;
-pub(crate) mod discriminate;
 mod full;
-pub(crate) mod plan;
 mod reasons;
 
 impl Schema {
@@ -257,7 +257,7 @@ struct Walk<'s, 'n> {
     /// none, and a map costs a random seed.
     shared: RefCell<Option<Shared>>,
     /// The walk's share of the operation's work budget: each evaluation of a node on a value
-    /// spends [`budget::evaluation_cost`] steps.
+    /// spends [`evaluation_cost`] steps.
     meter: Meter,
     /// What only a walk that reports errors keeps (`validate`); `None` for `is_valid`, whose
     /// frame is then a few words smaller and has nothing to drop but the meter.
@@ -277,7 +277,7 @@ struct Notes {
 }
 
 /// The `full` subset's walk's share of the operation's work budget: each evaluation of a node
-/// on a value spends [`budget::evaluation_cost`] steps, and the first evaluation the budget
+/// on a value spends [`evaluation_cost`] steps, and the first evaluation the budget
 /// cannot pay for is remembered, for the error.
 pub(crate) struct Work {
     meter: Meter,
@@ -298,7 +298,7 @@ impl Work {
     #[inline(always)]
     fn spend(&self, node: &Node, inst: &Value, path: &Path<'_>, extra: u64) -> bool {
         self.meter
-            .spend(budget::evaluation_cost(node, inst).saturating_add(extra))
+            .spend(evaluation_cost(node, inst).saturating_add(extra))
             || stop(&self.stopped, node, path)
     }
 
@@ -312,6 +312,41 @@ impl Work {
     fn stopped(&self) -> Option<(Pointer, Pointer)> {
         self.stopped.borrow().clone()
     }
+}
+
+/// The steps one evaluation of `node` on `inst` costs, before the subschemas it applies (each
+/// of which is charged on its own): one, plus the branches of its unions and `allOf` (tried
+/// or skipped, each costs a visit), plus what it reads of the value: members and `required`
+/// names for an object, items for an array, string bytes for a string, and the whole value
+/// when a literal (`enum`, `const`) or `uniqueItems` compares it.
+#[inline(always)]
+pub(crate) fn evaluation_cost(node: &Node, inst: &Value) -> u64 {
+    let branches = node.all_of.len() + node.any_of.len() + node.one_of.len();
+    let own = match inst {
+        // A pattern's lazy DFA pass is in this; the states it builds and an NFA fallback
+        // are charged by the pattern engine as they happen.
+        Value::String(s) => budget::string_cost(s),
+        Value::Array(items) => {
+            let mut n = items.len() as u64;
+            let compared = node.constant.is_some()
+                || node.enumeration.is_some()
+                || node.array.as_ref().is_some_and(|a| a.unique_items);
+            if compared {
+                n = n.saturating_add(budget::value_bytes(inst) / budget::STRING_BYTES_PER_STEP);
+            }
+            n
+        }
+        Value::Object(map) => {
+            let mut n =
+                map.len() as u64 + node.object.as_ref().map_or(0, |o| o.required.len() as u64);
+            if node.constant.is_some() || node.enumeration.is_some() {
+                n = n.saturating_add(budget::value_bytes(inst) / budget::STRING_BYTES_PER_STEP);
+            }
+            n
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+    };
+    1 + branches as u64 + own
 }
 
 /// Remembers in `stopped` where the budget ran out, unless a place is there already; false.
@@ -330,10 +365,6 @@ type Shared = HashMap<(NodeId, usize), (bool, bool)>;
 /// When only `required` is to be checked, a pass over the members beats a lookup per name
 /// up to this many members per name (a lookup hashes the name with SipHash).
 const SCAN_PER_REQUIRED: usize = 4;
-
-/// Recursion cap for validation: a recursive schema applied to a very deep instance stops here
-/// with an error instead of exhausting the stack.
-pub(crate) const MAX_EVAL_DEPTH: usize = 512;
 
 /// Most errors one `validate` call records.
 pub(crate) const MAX_ERRORS: usize = 1_000;

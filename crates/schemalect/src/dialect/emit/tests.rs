@@ -1,7 +1,8 @@
 //! The emitter's discarding walk against its full walk.
 
 use super::*;
-use crate::lower::{LowerOptions, Profile, Target};
+use crate::options::{LowerOptions, Profile};
+use crate::target::Target;
 use crate::{ParseOptions, Subset};
 use std::cell::Cell;
 use std::path::Path;

@@ -16,8 +16,10 @@
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Row, Support, ValueKinds};
 use crate::dialect::emit::{Closure, JsonDialect, Types};
 use crate::dialect::Outcome;
-use crate::ir::Schema;
-use crate::lower::{Loss, LowerOptions, Mode, Target};
+use crate::loss::{Loss, Mode};
+use crate::options::LowerOptions;
+use crate::schema::Schema;
+use crate::target::Target;
 use serde_json::{Map, Value};
 
 const WIRE: &str = "python-genai `google/genai/_gaos/types/interactions/textresponseformat.py`; vercel/ai `packages/google/src/interactions/google-interactions-language-model.ts`; https://ai.google.dev/gemini-api/docs/interactions (providers-2026-12.md §3.3)";

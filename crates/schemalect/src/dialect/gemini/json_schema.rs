@@ -12,8 +12,9 @@ use super::{emit_json_schema, json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Row, Support, ValueKinds};
 use crate::dialect::emit::{Closure, JsonDialect, Types};
 use crate::dialect::Outcome;
-use crate::ir::Schema;
-use crate::lower::{LowerOptions, Target};
+use crate::options::LowerOptions;
+use crate::schema::Schema;
+use crate::target::Target;
 
 const GG2: &str = "https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/generative_service.proto `GenerationConfig.response_json_schema` (providers.md GG2, §3.3)";
 const GG5: &str = "https://thefutureofworkinstitute.xyz/2025/11/06/google-announces-support-for-json-schema-and-implicit-property-ordering-in-gemini-api/ (providers.md GG5, §3.1)";

@@ -41,10 +41,13 @@ use crate::dialect::emit::{
 };
 use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::Outcome;
-use crate::ir::{Additional, Bound, Node, NodeId, RequiredNames, Schema};
-use crate::lower::{Loss, LowerOptions, Target};
+use crate::ir::{Additional, Bound, Node, NodeId, RequiredNames};
+use crate::loss::Loss;
+use crate::options::LowerOptions;
 use crate::pointer::Pointer;
+use crate::schema::Schema;
 use crate::seen::Distinct;
+use crate::target::Target;
 use crate::value::{cmp_numbers, is_integer, num, JsonType, Num, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;

@@ -1,4 +1,5 @@
-//! The providers a schema can be lowered for.
+//! The providers a schema can be lowered for. Named by the dialects, which lower for each, and
+//! by [`crate::lower`], which re-exports [`Target`]: kept below both.
 
 use std::fmt;
 use std::str::FromStr;

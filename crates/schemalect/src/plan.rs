@@ -7,10 +7,16 @@
 //! it is required, by comparing words instead of strings. It is built from the finished
 //! arena, which no one changes afterwards, so it can never disagree with the nodes.
 
+pub(crate) mod discriminate;
+
 use crate::ir::{Additional, Node, NodeId, ObjectRules};
 use crate::value::TypeSet;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
+
+/// Recursion cap for validation: a recursive schema applied to a very deep instance stops here
+/// with an error instead of exhausting the stack.
+pub(crate) const MAX_EVAL_DEPTH: usize = 512;
 
 /// The keyword groups a node has (bits of [`Brief::has`]).
 pub(super) const LITERALS: u8 = 1;
@@ -113,7 +119,7 @@ impl Plan {
             briefs,
             root,
             members: members.into_boxed_slice(),
-            shallow: longest_chain(nodes).is_some_and(|n| n < super::MAX_EVAL_DEPTH),
+            shallow: longest_chain(nodes).is_some_and(|n| n < MAX_EVAL_DEPTH),
             detached_budget: budget.map_or(0, crate::budget::Meter::detached_allowance),
         }
     }
