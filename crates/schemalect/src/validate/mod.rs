@@ -183,32 +183,33 @@ enum Path<'a> {
 }
 
 impl<'a> Path<'a> {
-    /// The steps from the root down (iterative: a path is as deep as the instance nests).
-    fn steps(&self) -> Vec<Step<'a>> {
-        let mut steps = Vec::new();
-        let mut cur = self;
-        loop {
-            match cur {
-                Path::Root => break,
-                Path::Key(parent, k) => {
-                    steps.push(Step::Key(k));
-                    cur = parent;
-                }
-                Path::Index(parent, i) => {
-                    steps.push(Step::Index(*i));
-                    cur = parent;
-                }
+    /// Calls `f` with each step from the root down, allocating nothing: an error's path is
+    /// written once per error, and a vector of its steps was an allocation (and a regrowth or
+    /// two) per error. Recursive, as deep as the path: the walk that made the path recursed
+    /// as deep, with larger frames.
+    fn each_step(&self, f: &mut impl FnMut(Step<'a>)) {
+        match *self {
+            Path::Root => {}
+            Path::Key(parent, k) => {
+                parent.each_step(f);
+                f(Step::Key(k));
+            }
+            Path::Index(parent, i) => {
+                parent.each_step(f);
+                f(Step::Index(i));
             }
         }
-        steps.reverse();
-        steps
     }
 
     fn to_pointer(&self) -> Pointer {
-        self.steps().iter().fold(Pointer::root(), |p, s| match s {
-            Step::Key(k) => p.join(k),
-            Step::Index(i) => p.index(*i),
-        })
+        let mut p = Pointer::root();
+        self.each_step(&mut |s| {
+            p = match s {
+                Step::Key(k) => p.join(k),
+                Step::Index(i) => p.index(i),
+            }
+        });
+        p
     }
 }
 
@@ -379,6 +380,12 @@ trait Report {
     /// True when only the verdict is wanted: the walk stops at the first failure.
     const VERDICT_ONLY: bool;
 
+    /// True when what is recorded here is the walk's error list (`validate`'s result). Only
+    /// then does a reference's evaluation count as reported, so that a repeat visit of it
+    /// need not record its errors again: what a union's alternative recorded for its reason
+    /// ([`FirstFailure`]) is not in the list.
+    const KEPT: bool;
+
     /// Records a failure (nothing when only the verdict is wanted).
     fn record(
         &mut self,
@@ -394,6 +401,7 @@ struct Verdict;
 
 impl Report for Verdict {
     const VERDICT_ONLY: bool = true;
+    const KEPT: bool = false;
 
     fn record(&mut self, _: &Node, _: &'static str, _: &Path<'_>, _: impl FnOnce() -> String) {}
 }
@@ -402,6 +410,7 @@ impl Report for Verdict {
 /// the verdict is unchanged.
 impl Report for Vec<ValidationError> {
     const VERDICT_ONLY: bool = false;
+    const KEPT: bool = true;
 
     fn record(
         &mut self,
@@ -870,8 +879,10 @@ impl<'s, 'n> Walk<'s, 'n> {
     }
 
     /// A `$ref` target, evaluated once per instance value (and once more if its errors are
-    /// wanted after a verdict-only evaluation). The errors of a repeat visit would be the same
-    /// instance path, schema path and message again, so nothing is lost.
+    /// wanted in the error list after an evaluation that did not record into it: a
+    /// verdict-only one, or one for a union alternative's reason). The errors of a repeat
+    /// visit would be the same instance path, schema path and message again, so nothing is
+    /// lost.
     fn shared<R: Report>(
         &self,
         target: NodeId,
@@ -886,12 +897,12 @@ impl<'s, 'n> Walk<'s, 'n> {
             .as_ref()
             .and_then(|m| m.get(&key).copied());
         if let Some((valid, reported)) = known {
-            if valid || reported || R::VERDICT_ONLY {
+            if valid || reported || !R::KEPT {
                 return valid;
             }
         }
         let valid = self.node(target, inst, path, errors);
-        let reported = !R::VERDICT_ONLY || known.is_some_and(|(_, r)| r);
+        let reported = R::KEPT || known.is_some_and(|(_, r)| r);
         self.shared
             .borrow_mut()
             .get_or_insert_with(HashMap::new)

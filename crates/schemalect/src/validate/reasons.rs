@@ -70,18 +70,17 @@ impl FirstFailure {
 /// Writes the JSON Pointer of `path` (not the root) as [`crate::pointer::Pointer`] displays
 /// it: `/` before each member name, with `~` and `/` escaped as `~0` and `~1`, or index.
 fn write_path(out: &mut String, path: &Path<'_>) {
-    for step in path.steps() {
-        match step {
-            Step::Key(k) => crate::pointer::push_token(out, k),
-            Step::Index(i) => {
-                let _ = write!(out, "/{i}");
-            }
+    path.each_step(&mut |step| match step {
+        Step::Key(k) => crate::pointer::push_token(out, k),
+        Step::Index(i) => {
+            let _ = write!(out, "/{i}");
         }
-    }
+    });
 }
 
 impl Report for FirstFailure {
     const VERDICT_ONLY: bool = false;
+    const KEPT: bool = false;
 
     fn record(
         &mut self,

@@ -697,3 +697,29 @@ fn messages_built_directly_read_as_their_format_strings() {
     expected_sorted.sort();
     assert_eq!(got_sorted, expected_sorted, "{got:#?}");
 }
+
+/// A reference met first under a failed union, walked once more for that alternative's reason,
+/// still has its errors in the list when a sibling `$ref` reaches the same target on the same
+/// value (the reason's walk had marked the target's errors as reported, and they were lost).
+#[test]
+fn a_reference_walked_for_a_reason_still_reports_its_errors() {
+    let source = json!({
+        "$defs": {"a": {"type": "object", "required": ["x"]}},
+        "anyOf": [{"$ref": "#/$defs/a"}, {"type": "string"}],
+        "$ref": "#/$defs/a"
+    });
+    for subset in [Subset::Extended, Subset::Full] {
+        let s = Schema::parse_with(&source, &crate::ParseOptions::default().with_subset(subset))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let found = errors(&s, json!({}));
+        let kinds: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(_, schema_path, keyword)| (schema_path.as_str(), *keyword))
+            .collect();
+        assert_eq!(
+            kinds,
+            [("/anyOf", "anyOf"), ("/$defs/a/required", "required")],
+            "{subset:?}"
+        );
+    }
+}
