@@ -135,7 +135,7 @@ fn module_graph(src: &Path) -> BTreeMap<String, Uses> {
                     let target = &rest[..end];
                     if target != m && modules.contains(target) {
                         uses.entry(target.to_string())
-                            .or_insert_with(Vec::new)
+                            .or_default()
                             .push(format!("{shown}:{n}"));
                     }
                 }
