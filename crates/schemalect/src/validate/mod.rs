@@ -386,6 +386,14 @@ trait Report {
     /// ([`FirstFailure`]) is not in the list.
     const KEPT: bool;
 
+    /// True when the walk may stop at its next failure: always when only the verdict is
+    /// wanted, never for the error list, and for a union alternative's reason once its first
+    /// failure is recorded (nothing after it is kept, so nothing after it need be walked).
+    #[inline(always)]
+    fn enough(&self) -> bool {
+        Self::VERDICT_ONLY
+    }
+
     /// Records a failure (nothing when only the verdict is wanted).
     fn record(
         &mut self,
@@ -471,23 +479,18 @@ macro_rules! fail {
     // A message already built as a `String` (no `format!` pass over it).
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, text: $msg:expr) => {{
         $valid = false;
-        if verdict_only(&*$errors) {
+        if $errors.enough() {
             return false;
         }
         $errors.record($node, $kw, $path, || $msg);
     }};
     ($errors:expr, $valid:ident, $node:expr, $kw:expr, $path:expr, $($msg:tt)+) => {{
         $valid = false;
-        if verdict_only(&*$errors) {
+        if $errors.enough() {
             return false;
         }
         $errors.record($node, $kw, $path, || format!($($msg)+));
     }};
-}
-
-/// [`Report::VERDICT_ONLY`] of a value's type.
-fn verdict_only<R: Report>(_: &R) -> bool {
-    R::VERDICT_ONLY
 }
 
 /// A node and an instance location as a [`Sink`] for the shared checks, recording into `R`.
@@ -500,7 +503,7 @@ struct At<'a, 'p, R> {
 impl<R: Report> Sink for At<'_, '_, R> {
     #[inline(always)]
     fn verdict_only(&self) -> bool {
-        R::VERDICT_ONLY
+        self.errors.enough()
     }
 
     fn fail(&mut self, keyword: &'static str, message: impl FnOnce() -> String) {
@@ -797,7 +800,7 @@ impl<'s, 'n> Walk<'s, 'n> {
                 }
             }
         }
-        if !valid && R::VERDICT_ONLY {
+        if !valid && errors.enough() {
             return false;
         }
         if brief.has & plan::APPLICATORS == 0 {
@@ -812,7 +815,7 @@ impl<'s, 'n> Walk<'s, 'n> {
         for sub in &node.all_of {
             if !self.visit(*sub, inst, path, errors) {
                 valid = false;
-                if R::VERDICT_ONLY {
+                if errors.enough() {
                     return false;
                 }
             }
@@ -946,7 +949,7 @@ impl<'s, 'n> Walk<'s, 'n> {
             return true;
         };
         let mut valid = checks::array_size(rules, items.len(), &mut At { errors, node, path });
-        if !valid && R::VERDICT_ONLY {
+        if !valid && errors.enough() {
             return false;
         }
         for (i, item) in items.iter().enumerate() {
@@ -959,7 +962,7 @@ impl<'s, 'n> Walk<'s, 'n> {
             };
             if !self.visit(sub, item, &Path::Index(path, i), errors) {
                 valid = false;
-                if R::VERDICT_ONLY {
+                if errors.enough() {
                     return false;
                 }
             }
@@ -991,7 +994,7 @@ impl<'s, 'n> Walk<'s, 'n> {
             map.len() < members.required || required_present(members, map) < members.required;
         if missing {
             valid &= checks::required(&rules.required, map, &mut At { errors, node, path });
-            if !valid && R::VERDICT_ONLY {
+            if !valid && errors.enough() {
                 return false;
             }
         }
@@ -1018,7 +1021,7 @@ impl<'s, 'n> Walk<'s, 'n> {
                 if let Some(sub) = sub {
                     if !self.visit(sub, member, &Path::Key(path, key), errors) {
                         valid = false;
-                        if R::VERDICT_ONLY {
+                        if errors.enough() {
                             return false;
                         }
                     }

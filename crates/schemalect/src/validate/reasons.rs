@@ -82,6 +82,10 @@ impl Report for FirstFailure {
     const VERDICT_ONLY: bool = false;
     const KEPT: bool = false;
 
+    fn enough(&self) -> bool {
+        self.0.is_some()
+    }
+
     fn record(
         &mut self,
         _: &Node,
