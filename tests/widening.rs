@@ -1278,6 +1278,56 @@ fn extended_values_from_seed(s: &Value, seed: u64, n: usize) -> Vec<Value> {
     out
 }
 
+/// Cases of the two-walks property: `SCHEMALECT_PROPTEST_WALKS_CASES` (default sized for CI).
+fn walks_cases() -> u32 {
+    cases_from("SCHEMALECT_PROPTEST_WALKS_CASES", 400)
+}
+
+/// The two validation walks (the subsets', over the validation plan, and the `full` subset's)
+/// give the same verdicts and errors on generated extended schemas, with references and
+/// recursion, and values aimed at them ([`support::walks`]).
+#[test]
+fn generated_extended_schemas_validate_alike_in_both_walks() {
+    let started = Instant::now();
+    let (mut runner, seed) = property_runner(walks_cases());
+    let extended_options = ParseOptions::default().with_subset(Subset::Extended);
+    let full = ParseOptions::default().with_subset(Subset::Full);
+    let filter = extended_options.clone();
+    let strategy = (
+        extended::root_schema().prop_filter("in the extended subset", move |s| {
+            Schema::parse_with(s, &filter).is_ok()
+        }),
+        any::<u64>(),
+    );
+    let (cases, values) = (Cell::new(0usize), Cell::new(0usize));
+    let result = runner.run(&strategy, |(s, value_seed)| {
+        let a = Schema::parse_with(&s, &extended_options)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let b = Schema::parse_with(&s, &full).map_err(|e| {
+            TestCaseError::fail(format!("the full subset refuses an extended schema: {e}"))
+        })?;
+        Tally::add(&cases, 1);
+        for x in extended_values_from_seed(&s, value_seed, CANDIDATES) {
+            Tally::add(&values, 1);
+            if let Some(d) = support::walks::difference(&a, &b, &x) {
+                return Err(TestCaseError::fail(d));
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!(
+            "the two walks differ (seed {seed}; rerun with SCHEMALECT_PROPTEST_SEED={seed}): {e}"
+        );
+    }
+    println!(
+        "two walks (seed {seed}): {} schemas, {} values, {:.1?}",
+        cases.get(),
+        values.get(),
+        started.elapsed()
+    );
+}
+
 #[test]
 fn generated_extended_schemas_widen_on_every_target() {
     let started = Instant::now();

@@ -13,6 +13,7 @@
 //! - [`engines`]: a real grammar engine (llguidance) that compiles every native wire and must
 //!   accept every valid value; [`gbnf`]: the Ollama wire checked against llama.cpp's converter
 //!   and GBNF parser as documented;
+//! - [`walks`]: the two validation walks compared, each the other's oracle;
 //! - [`golden`]: the golden corpus (`corpus/golden/`): loading cases, recording lowerings;
 //! - [`bench`](mod@bench) and [`bench_report`]: the fixtures of the benches and the report
 //!   that turns criterion's estimates into the ratio tables of `docs/benchmarks.md`.
@@ -28,6 +29,7 @@ pub mod gen;
 pub mod gen_full;
 pub mod golden;
 pub mod oracle;
+pub mod walks;
 
 use std::path::PathBuf;
 

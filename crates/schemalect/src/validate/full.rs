@@ -25,7 +25,9 @@ use crate::schema::Schema;
 use crate::value::{JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::cell::Cell;
-use std::collections::HashSet;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 mod decimal;
 mod format;
@@ -82,6 +84,39 @@ pub(super) struct FullWalk<'s> {
     /// Set while the branches of a failed union are walked for their reasons: a union failing
     /// inside one is reported by its count only, as in the other walk.
     explaining: Cell<bool>,
+}
+
+/// Removes the repeats of an error (the same instance path, schema path, keyword and message),
+/// keeping the first: this walk reaches one schema location on one value once per way to it
+/// (two references to one definition), and fails it the same way each time. The other walk
+/// evaluates a reference target once per value and reports it once.
+pub(super) fn drop_repeats(errors: &mut Vec<ValidationError>) {
+    if errors.len() < 2 {
+        return;
+    }
+    let mut kept: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut out: Vec<ValidationError> = Vec::with_capacity(errors.len());
+    for e in std::mem::take(errors) {
+        let mut h = DefaultHasher::new();
+        (&e.instance_path, &e.schema_path, e.keyword, &e.message).hash(&mut h);
+        let same = kept.entry(h.finish()).or_default();
+        if same.iter().any(|&i| out.get(i) == Some(&e)) {
+            continue;
+        }
+        same.push(out.len());
+        out.push(e);
+    }
+    *errors = out;
+}
+
+/// How many failures `errors` holds: the list's length, whether the first failure is
+/// recorded, 0 for a verdict.
+fn recorded(errors: &Errors<'_>) -> usize {
+    match errors {
+        Some(Dest::List(list)) => list.len(),
+        Some(Dest::First(first)) => usize::from(first.is_recorded()),
+        None => 0,
+    }
 }
 
 /// Records a failure when errors are wanted, under the same count and byte budget as the other
@@ -354,15 +389,22 @@ impl<'s> FullWalk<'s> {
             return false;
         }
         for sub in &node.all_of {
+            let before = recorded(errors);
             if !self.node(*sub, inst, path, scope, errors, local) {
-                fail!(
-                    errors,
-                    valid,
-                    node,
-                    "allOf",
-                    path,
-                    "fails a schema under `allOf`"
-                );
+                // The member's own errors say why, as in the other walk; this one only when
+                // the member recorded none.
+                if recorded(errors) != before {
+                    valid = false;
+                } else {
+                    fail!(
+                        errors,
+                        valid,
+                        node,
+                        "allOf",
+                        path,
+                        "fails a schema under `allOf`"
+                    );
+                }
             }
         }
         if !node.any_of.is_empty() {

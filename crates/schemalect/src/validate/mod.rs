@@ -138,6 +138,7 @@ impl Schema {
             let (valid, stopped) = if let Some(full) = self.full_ir() {
                 let walk = full::FullWalk::new(self, full);
                 let valid = walk.run(self.root(), instance, Some(&mut errors));
+                full::drop_repeats(&mut errors);
                 (valid, walk.work.stopped())
             } else {
                 let notes = Notes::default();
@@ -900,7 +901,9 @@ impl<'s, 'n> Walk<'s, 'n> {
             .as_ref()
             .and_then(|m| m.get(&key).copied());
         if let Some((valid, reported)) = known {
-            if valid || reported || !R::KEPT {
+            // Walked again only for errors not had yet: the list's when they are not in it,
+            // a reason's when it has none (its walk stops at that first failure).
+            if valid || R::VERDICT_ONLY || errors.enough() || (R::KEPT && reported) {
                 return valid;
             }
         }

@@ -22,6 +22,11 @@ const MAX_BRANCH_REASON_CHARS: usize = 160;
 pub(super) struct FirstFailure(Option<String>);
 
 impl FirstFailure {
+    /// True once the first failure is recorded.
+    pub(super) fn is_recorded(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// Keeps the first failure only: later ones are not formatted at all.
     ///
     /// Written into one string as it is formed (the instance path from the walk's stack,
@@ -83,7 +88,7 @@ impl Report for FirstFailure {
     const KEPT: bool = false;
 
     fn enough(&self) -> bool {
-        self.0.is_some()
+        self.is_recorded()
     }
 
     fn record(

@@ -723,3 +723,26 @@ fn a_reference_walked_for_a_reason_still_reports_its_errors() {
         );
     }
 }
+
+/// One schema location reached twice on one value (two references to one definition) fails
+/// once in the error list, in both walks.
+#[test]
+fn a_location_reached_twice_on_one_value_fails_once() {
+    let source = json!({
+        "$defs": {"int": {"type": "integer"}},
+        "allOf": [
+            {"properties": {"foo": {"$ref": "#/$defs/int"}}},
+            {"additionalProperties": {"$ref": "#/$defs/int"}}
+        ]
+    });
+    for subset in [Subset::Extended, Subset::Full] {
+        let s = Schema::parse_with(&source, &crate::ParseOptions::default().with_subset(subset))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let found = errors(&s, json!({"foo": "x"}));
+        assert_eq!(
+            found,
+            [("/foo".to_string(), "/$defs/int/type".to_string(), "type")],
+            "{subset:?}"
+        );
+    }
+}
