@@ -10,7 +10,7 @@
 
 use crate::budget::{self, Budget, Meter};
 use crate::error::{ValidationError, ValidationErrors};
-use crate::ir::{Additional, Node, NodeId};
+use crate::ir::{Additional, Node, NodeId, ObjectRules};
 use crate::limits::Operation;
 use crate::plan::discriminate::{self, Tag, Tags};
 use crate::plan::MAX_EVAL_DEPTH;
@@ -403,6 +403,19 @@ trait Report {
         path: &Path<'_>,
         message: impl FnOnce() -> String,
     );
+
+    /// Where the next failure would go, for [`Report::record_before`]: the error list's
+    /// length, 0 for the others (only the list keeps an order to change, see [`Report::KEPT`]).
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        0
+    }
+
+    /// Runs `f`, which records into this report, as if it had run when the report was at
+    /// `mark`: what it records goes before what was recorded since, under the same limits.
+    fn record_before(&mut self, _mark: usize, f: impl FnOnce(&mut Self)) {
+        f(self);
+    }
 }
 
 /// No error list: `is_valid`, and the branches of unions and `not`, whose errors are not kept.
@@ -428,31 +441,62 @@ impl Report for Vec<ValidationError> {
         path: &Path<'_>,
         message: impl FnOnce() -> String,
     ) {
-        if self.last().is_some_and(|e| e.keyword.is_empty()) {
-            return; // already truncated
-        }
-        let full = self.len() >= MAX_ERRORS
-            || self
-                .iter()
-                .map(|e| e.instance_path.text_len() + e.message.len())
-                .sum::<usize>()
-                >= MAX_ERROR_BYTES;
-        if full {
-            self.push(ValidationError {
-                instance_path: Pointer::root(),
-                schema_path: Pointer::root(),
-                keyword: "",
-                message: format!("further errors omitted: validation records at most {MAX_ERRORS} errors and {MAX_ERROR_BYTES} bytes of error text"),
-            });
-            return;
-        }
-        self.push(ValidationError {
+        push_within_limits(self, || ValidationError {
             instance_path: path.to_pointer(),
             schema_path: node.pointer.join(keyword),
             keyword,
             message: message(),
         });
     }
+
+    #[inline(always)]
+    fn mark(&self) -> usize {
+        self.len()
+    }
+
+    /// The errors recorded since `mark` are set aside while `f` records, then put back
+    /// through the limits, as if recorded after: those the limits leave out are the ones
+    /// that recording in that order would have left out. If the limits' own last error is
+    /// among them, the list reached its limits then, and reaches them again before it (with
+    /// more errors in front): a last error is put back in its place.
+    fn record_before(&mut self, mark: usize, f: impl FnOnce(&mut Self)) {
+        let since = self.split_off(mark.min(self.len()));
+        f(self);
+        for e in since {
+            if !push_within_limits(self, || e) {
+                break;
+            }
+        }
+    }
+}
+
+/// Pushes the error `make` builds unless the list is at its limits: past [`MAX_ERRORS`] or
+/// [`MAX_ERROR_BYTES`], one last error says that the rest were omitted. False when the error
+/// was left out.
+fn push_within_limits(
+    list: &mut Vec<ValidationError>,
+    make: impl FnOnce() -> ValidationError,
+) -> bool {
+    if list.last().is_some_and(|e| e.keyword.is_empty()) {
+        return false; // already truncated
+    }
+    let full = list.len() >= MAX_ERRORS
+        || list
+            .iter()
+            .map(|e| e.instance_path.text_len() + e.message.len())
+            .sum::<usize>()
+            >= MAX_ERROR_BYTES;
+    if full {
+        list.push(ValidationError {
+            instance_path: Pointer::root(),
+            schema_path: Pointer::root(),
+            keyword: "",
+            message: format!("further errors omitted: validation records at most {MAX_ERRORS} errors and {MAX_ERROR_BYTES} bytes of error text"),
+        });
+        return false;
+    }
+    list.push(make());
+    true
 }
 
 /// The error of a walk stopped by [`MAX_EVAL_DEPTH`], where it stopped.
@@ -990,11 +1034,24 @@ impl<'s, 'n> Walk<'s, 'n> {
         let Some(rules) = &node.object else {
             return true;
         };
+        let short = map.len() < members.required;
+        if R::KEPT && members.visits && !short {
+            // The error list names a missing member before a failing one. Whether one is
+            // missing is counted in the pass that visits the members, and its errors are
+            // then recorded before theirs: one pass instead of two.
+            let mark = errors.mark();
+            let (mut valid, present) = self.members(node, rules, members, map, path, errors);
+            if present < members.required {
+                errors.record_before(mark, |errors| {
+                    valid &= checks::required(&rules.required, map, &mut At { errors, node, path });
+                });
+            }
+            return valid;
+        }
         let mut valid = true;
         // Which names are missing is looked up (hashing each) only when one is: counting the
         // required members present is a pass of word compares.
-        let missing =
-            map.len() < members.required || required_present(members, map) < members.required;
+        let missing = short || required_present(members, map) < members.required;
         if missing {
             valid &= checks::required(&rules.required, map, &mut At { errors, node, path });
             if !valid && errors.enough() {
@@ -1002,36 +1059,54 @@ impl<'s, 'n> Walk<'s, 'n> {
             }
         }
         if members.visits {
-            for (key, member, entry) in members.resolve(map) {
-                let sub = match entry.and_then(|e| e.node) {
-                    Some(id) => Some(id),
-                    None => match rules.additional {
-                        Additional::Schema(id) => Some(id),
-                        Additional::Forbidden => {
-                            fail!(
-                                errors,
-                                valid,
-                                node,
-                                "additionalProperties",
-                                path,
-                                text: ["the property `", key, "` is not allowed"].concat()
-                            );
-                            None
-                        }
-                        Additional::Unspecified | Additional::Allowed => None,
-                    },
-                };
-                if let Some(sub) = sub {
-                    if !self.visit(sub, member, &Path::Key(path, key), errors) {
+            valid &= self.members(node, rules, members, map, path, errors).0;
+        }
+        valid
+    }
+
+    /// Visits the members of `map` (one pass): its verdict, and how many of the members the
+    /// node requires. A walk that may stop at its first failure stops there (the count is
+    /// then short).
+    fn members<R: Report>(
+        &self,
+        node: &Node,
+        rules: &ObjectRules,
+        members: &Members,
+        map: &Map<String, Value>,
+        path: &Path<'_>,
+        errors: &mut R,
+    ) -> (bool, usize) {
+        let mut valid = true;
+        let mut present = 0;
+        for (key, member, entry) in members.resolve(map) {
+            present += usize::from(entry.is_some_and(|e| e.required));
+            let sub = match entry.and_then(|e| e.node) {
+                Some(id) => Some(id),
+                None => match rules.additional {
+                    Additional::Schema(id) => Some(id),
+                    Additional::Forbidden => {
                         valid = false;
                         if errors.enough() {
-                            return false;
+                            return (false, present);
                         }
+                        errors.record(node, "additionalProperties", path, || {
+                            ["the property `", key, "` is not allowed"].concat()
+                        });
+                        None
+                    }
+                    Additional::Unspecified | Additional::Allowed => None,
+                },
+            };
+            if let Some(sub) = sub {
+                if !self.visit(sub, member, &Path::Key(path, key), errors) {
+                    valid = false;
+                    if errors.enough() {
+                        return (false, present);
                     }
                 }
             }
         }
-        valid
+        (valid, present)
     }
 
     /// The verdict of the object keywords in one pass over the members: each member's entry

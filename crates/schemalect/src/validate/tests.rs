@@ -746,3 +746,79 @@ fn a_location_reached_twice_on_one_value_fails_once() {
         );
     }
 }
+
+/// The error list names a missing required member before the members that fail, though the
+/// walk finds both in one pass over the members; the other walk (`full`) lists them in that
+/// order too.
+#[test]
+fn a_missing_member_is_listed_before_the_failing_members() {
+    let source = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "required": ["a", "c"],
+        "additionalProperties": false
+    });
+    let want = vec![
+        ("".to_string(), "/required".to_string(), "required"),
+        ("/a".to_string(), "/properties/a/type".to_string(), "type"),
+        ("/b".to_string(), "/properties/b/type".to_string(), "type"),
+        (
+            "".to_string(),
+            "/additionalProperties".to_string(),
+            "additionalProperties",
+        ),
+    ];
+    let instance = json!({"a": 1, "b": "x", "d": true});
+    assert_eq!(errors(&schema(source.clone()), instance.clone()), want);
+    let full = Schema::parse_with(
+        &source,
+        &crate::ParseOptions::default().with_subset(Subset::Full),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(errors(&full, instance), want);
+    // Under a union, whose alternatives give their first failure as a reason, the missing
+    // member is that reason.
+    let s = schema(json!({"anyOf": [source, {"type": "string"}]}));
+    let Err(e) = s.validate(&json!({"a": 1, "b": "x"})) else {
+        panic!("accepted");
+    };
+    let message = &e.errors[0].message;
+    assert!(
+        message.contains("0: ") && message.contains("`c`"),
+        "{message}"
+    );
+}
+
+/// Where the error list reaches its limit inside an object, what is kept is what recording in
+/// the list's order keeps: the missing member first, then the first failing members, then the
+/// last error saying that the rest were omitted.
+#[test]
+fn the_error_limit_keeps_a_missing_member_and_the_first_failing_members() {
+    let n = super::MAX_ERRORS + 200;
+    let properties: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i:04}"), json!({"type": "string"})))
+        .collect();
+    let s = schema(json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["missing"]
+    }));
+    let instance: serde_json::Map<String, Value> =
+        (0..n).map(|i| (format!("p{i:04}"), json!(i))).collect();
+    let Err(e) = s.validate(&Value::Object(instance)) else {
+        panic!("accepted");
+    };
+    let got = &e.errors;
+    assert_eq!(got.len(), super::MAX_ERRORS + 1);
+    assert_eq!(got[0].keyword, "required");
+    assert_eq!(got[1].instance_path.as_str(), "/p0000");
+    assert_eq!(
+        got[super::MAX_ERRORS - 1].instance_path.as_str(),
+        format!("/p{:04}", super::MAX_ERRORS - 2)
+    );
+    let last = &got[super::MAX_ERRORS];
+    assert!(
+        last.keyword.is_empty() && last.message.contains("omitted"),
+        "{last:?}"
+    );
+}
