@@ -1040,7 +1040,7 @@ impl<'s, 'n> Walk<'s, 'n> {
             // missing is counted in the pass that visits the members, and its errors are
             // then recorded before theirs: one pass instead of two.
             let mark = errors.mark();
-            let (mut valid, present) = self.members(node, rules, members, map, path, errors);
+            let (mut valid, present) = self.visit_members(node, rules, members, map, path, errors);
             if present < members.required {
                 errors.record_before(mark, |errors| {
                     valid &= checks::required(&rules.required, map, &mut At { errors, node, path });
@@ -1059,7 +1059,9 @@ impl<'s, 'n> Walk<'s, 'n> {
             }
         }
         if members.visits {
-            valid &= self.members(node, rules, members, map, path, errors).0;
+            valid &= self
+                .visit_members(node, rules, members, map, path, errors)
+                .0;
         }
         valid
     }
@@ -1067,7 +1069,7 @@ impl<'s, 'n> Walk<'s, 'n> {
     /// Visits the members of `map` (one pass): its verdict, and how many of the members the
     /// node requires. A walk that may stop at its first failure stops there (the count is
     /// then short).
-    fn members<R: Report>(
+    fn visit_members<R: Report>(
         &self,
         node: &Node,
         rules: &ObjectRules,
