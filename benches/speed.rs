@@ -119,6 +119,15 @@ fn bench_fixture(c: &mut Criterion, fixture: &Fixture) {
             }
         })
     });
+    // As a first parse: no compiled pattern kept from an earlier one (`pattern::programs`).
+    g.bench_function(BenchmarkId::new(name, "cold-patterns"), |b| {
+        b.iter(|| {
+            schemalect::pattern::programs::clear();
+            for p in &prepared {
+                black_box(Schema::parse(black_box(&p.case.value)).expect("in subset"));
+            }
+        })
+    });
     g.finish();
 
     let mut g = group(c, "lower");

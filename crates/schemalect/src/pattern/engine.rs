@@ -52,27 +52,31 @@ struct LazyCache {
 impl Engine {
     /// Compiles `translated` (the `regex` syntax the translation wrote) with the settings of
     /// the `regex` crate's `Regex` (UTF-8 strings, leftmost-first) and the size limits of this
-    /// module; past `size_limit` bytes of program, [`PatternError::TooComplex`].
+    /// module; past `size_limit` bytes of program, [`PatternError::TooComplex`]. The program
+    /// may be one kept from an earlier compile of the same text ([`super::programs`]); the
+    /// matchers and their caches are this engine's own.
     pub(super) fn build(
         translated: &str,
         nest_limit: u32,
         size_limit: usize,
     ) -> Result<Engine, PatternError> {
-        let nfa = thompson::Compiler::new()
-            .syntax(syntax::Config::new().utf8(true).nest_limit(nest_limit))
-            .configure(
-                thompson::Config::new()
-                    .utf8(true)
-                    .nfa_size_limit(Some(size_limit))
-                    .which_captures(WhichCaptures::Implicit),
-            )
-            .build(translated)
-            .map_err(|e| match e.size_limit() {
-                Some(size_limit) => PatternError::TooComplex { size_limit },
-                None => PatternError::Engine {
-                    message: e.to_string(),
-                },
-            })?;
+        let nfa = super::programs::get_or_compile(translated, nest_limit, size_limit, || {
+            thompson::Compiler::new()
+                .syntax(syntax::Config::new().utf8(true).nest_limit(nest_limit))
+                .configure(
+                    thompson::Config::new()
+                        .utf8(true)
+                        .nfa_size_limit(Some(size_limit))
+                        .which_captures(WhichCaptures::Implicit),
+                )
+                .build(translated)
+                .map_err(|e| match e.size_limit() {
+                    Some(size_limit) => PatternError::TooComplex { size_limit },
+                    None => PatternError::Engine {
+                        message: e.to_string(),
+                    },
+                })
+        })?;
         let compiled = nfa.memory_usage();
         let dfa = DFA::builder()
             .configure(

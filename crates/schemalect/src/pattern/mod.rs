@@ -28,6 +28,7 @@ mod ast;
 mod engine;
 mod features;
 mod parse;
+pub mod programs;
 mod render;
 mod simple;
 mod translate;
