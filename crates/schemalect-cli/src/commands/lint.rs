@@ -41,7 +41,9 @@ struct Job {
 #[derive(Default)]
 struct Collected {
     findings: Vec<Finding>,
+    /// Every finding at `--min-level` and above, for `--write-baseline` (when it is given).
     recorded: Vec<Entry>,
+    record: bool,
     new_errors: usize,
     new: usize,
     known: usize,
@@ -108,12 +110,25 @@ pub fn run(args: LintArgs, overrides: Vec<(Vec<Glob>, LintArgs)>, base: &Path) -
     let mut out = Out::new();
     let mut status = Status::Clean;
     let mut summary = Summary::new(job.settings.targets.len());
-    let mut collected = Collected::default();
+    let mut collected = Collected {
+        record: args.write_baseline.is_some(),
+        ..Collected::default()
+    };
+    // Without a baseline to read or write, a file's findings need nothing from the others: the
+    // workers filter and aggregate them, so that the thread that collects them in order (one
+    // for the whole run) only appends.
+    let in_workers = args.baseline.is_none() && args.write_baseline.is_none();
     let streams = !matches!(job.format, LintFormat::Sarif | LintFormat::Gitlab);
     run_ordered(
         &items,
         args.input.threads(),
-        |item| pick(item).file(item),
+        |item| {
+            let mut r = pick(item).file(item);
+            if in_workers && !r.findings.is_empty() {
+                r.findings = Collected::filtered(std::mem::take(&mut r.findings), args.min_level);
+            }
+            r
+        },
         |r| {
             console.step();
             if let Some(e) = &r.error {
@@ -121,7 +136,11 @@ pub fn run(args: LintArgs, overrides: Vec<(Vec<Glob>, LintArgs)>, base: &Path) -
             }
             status.raise(r.status);
             summary.merge(r.summary);
-            collected.add(r.findings, args.min_level, baseline.as_mut());
+            if in_workers {
+                collected.findings.extend(r.findings);
+            } else {
+                collected.add(r.findings, args.min_level, baseline.as_mut());
+            }
             !streams || out.write(&r.out)
         },
     );
@@ -224,12 +243,20 @@ fn describe(f: &Finding) -> String {
 }
 
 impl Collected {
+    /// One file's findings at `min` and above, the repeated notes aggregated (what
+    /// [`Collected::add`] keeps when there is no baseline).
+    fn filtered(file: Vec<Finding>, min: Level) -> Vec<Finding> {
+        findings::aggregate(file.into_iter().filter(|f| f.level >= min).collect())
+    }
+
     /// One file's findings: those at `min` and above, recorded for `--write-baseline`, the
     /// known ones left out when there is a baseline, the repeated notes aggregated.
     fn add(&mut self, file: Vec<Finding>, min: Level, mut baseline: Option<&mut Baseline>) {
         let mut kept = Vec::with_capacity(file.len());
         for f in file.into_iter().filter(|f| f.level >= min) {
-            self.recorded.push(Entry::of(&f));
+            if self.record {
+                self.recorded.push(Entry::of(&f));
+            }
             if let Some(b) = baseline.as_deref_mut() {
                 if b.known(&f) {
                     self.known += 1;
