@@ -178,10 +178,13 @@ impl Settings {
 /// order, as soon as each is next in line, so the output is the same for any number of
 /// threads. `sink` returns `false` to stop early (standard output closed).
 ///
-/// Workers take runs of consecutive items ([`chunk_len`]) and hand each run's results over at
+/// Threads take runs of consecutive items ([`chunk_len`]) and hand each run's results over at
 /// once: one hand-over per item cost a futex wait and wake each (about 15,000 system calls for
-/// 4,439 files, more time in the kernel than in the work), and the hand-overs are what the
-/// threads contend on.
+/// 4,439 files, more time in the kernel than in the work). The calling thread is one of the
+/// `threads`: it takes runs like the others and, between its own runs, passes on the results
+/// that are next in line. A calling thread that only waited for results slept and was woken
+/// about 900 times in a `lower` of 4,439 files, on a third thread sharing the two cores with
+/// the workers (docs/benchmarks.md).
 pub fn run_ordered<T: Send>(
     items: &[Item],
     threads: usize,
@@ -199,39 +202,82 @@ pub fn run_ordered<T: Send>(
     }
     let chunk = chunk_len(items.len(), threads);
     let next = AtomicUsize::new(0);
+    // The next run of items to work on, and where it starts.
+    let take = || {
+        let start = next.fetch_add(chunk, Ordering::Relaxed);
+        items
+            .get(start..items.len().min(start.saturating_add(chunk)))
+            .filter(|run| !run.is_empty())
+            .map(|run| (start, run))
+    };
     thread::scope(|scope| {
-        let (tx, rx) = mpsc::sync_channel::<(usize, Vec<T>)>(threads * 4);
-        for _ in 0..threads {
+        let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
+        for _ in 1..threads {
             let tx = tx.clone();
-            let (next, work) = (&next, &work);
-            scope.spawn(move || loop {
-                let start = next.fetch_add(chunk, Ordering::Relaxed);
-                let Some(run) = items.get(start..items.len().min(start.saturating_add(chunk)))
-                else {
-                    break;
-                };
-                if run.is_empty() || tx.send((start, run.iter().map(work).collect())).is_err() {
-                    break;
+            let (take, work) = (&take, &work);
+            scope.spawn(move || {
+                while let Some((start, run)) = take() {
+                    if tx.send((start, run.iter().map(work).collect())).is_err() {
+                        break;
+                    }
                 }
             });
         }
         drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut expected = 0;
-        for (start, results) in rx.iter() {
-            pending.insert(start, results);
-            while let Some(results) = pending.remove(&expected) {
-                expected += chunk;
-                for result in results {
-                    if !sink(result) {
-                        // Dropping the receiver makes every worker's next send fail, so they stop.
-                        next.store(items.len(), Ordering::Relaxed);
-                        return;
-                    }
+        let mut ordered = InOrder {
+            pending: BTreeMap::new(),
+            expected: 0,
+            chunk,
+        };
+        let mut stopped = false;
+        while let Some((start, run)) = take() {
+            ordered
+                .pending
+                .insert(start, run.iter().map(&work).collect());
+            ordered.pending.extend(rx.try_iter());
+            if !ordered.deliver(&mut sink) {
+                stopped = true;
+                break;
+            }
+        }
+        if !stopped {
+            for (start, results) in rx.iter() {
+                ordered.pending.insert(start, results);
+                if !ordered.deliver(&mut sink) {
+                    stopped = true;
+                    break;
                 }
             }
         }
+        if stopped {
+            // No more runs are taken, and dropping the receiver makes every worker's next
+            // send fail, so they stop.
+            next.store(items.len(), Ordering::Relaxed);
+        }
     });
+}
+
+/// The runs' results that came early, waiting for those before them.
+struct InOrder<T> {
+    pending: BTreeMap<usize, Vec<T>>,
+    /// Where the next run to hand over starts.
+    expected: usize,
+    chunk: usize,
+}
+
+impl<T> InOrder<T> {
+    /// Hands every result next in line to `sink`; false when it asked to stop.
+    fn deliver(&mut self, sink: &mut impl FnMut(T) -> bool) -> bool {
+        while let Some(results) = self.pending.remove(&self.expected) {
+            self.expected += self.chunk;
+            for result in results {
+                if !sink(result) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
 }
 
 /// How many consecutive items a worker of [`run_ordered`] takes at a time: up to 16, so that a
@@ -245,6 +291,40 @@ fn chunk_len(items: usize, threads: usize) -> usize {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    /// The calling thread works too: with two threads, one worker is spawned and the caller
+    /// takes runs of its own.
+    #[test]
+    fn the_calling_thread_is_one_of_the_threads() {
+        use std::collections::HashSet;
+        use std::sync::Mutex;
+        let items: Vec<Item> = (0..64)
+            .map(|i| Item::File(PathBuf::from(i.to_string())))
+            .collect();
+        let ids = Mutex::new(HashSet::new());
+        let mut seen = Vec::new();
+        run_ordered(
+            &items,
+            2,
+            |item| {
+                // Slow enough that both threads take runs.
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                ids.lock()
+                    .map(|mut s| s.insert(std::thread::current().id()))
+                    .ok();
+                item.display()
+            },
+            |n| {
+                seen.push(n);
+                true
+            },
+        );
+        let ids = ids.into_inner().unwrap_or_default();
+        assert!(ids.contains(&std::thread::current().id()));
+        assert_eq!(ids.len(), 2);
+        let want: Vec<String> = (0..64).map(|i| i.to_string()).collect();
+        assert_eq!(seen, want);
+    }
 
     #[test]
     fn results_come_in_item_order_and_stop_early() {
