@@ -7,6 +7,7 @@
 //! no such key (a subschema that is `true`, say), the span of the node's value. Like the parser,
 //! it takes the last of duplicate keys. It never panics and never recurses.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -124,8 +125,11 @@ impl<'a> Locator<'a> {
     /// The region of `keyword` in the schema node at `pointer`, the schema itself being at
     /// `prefix` in the document.
     pub fn region(&self, prefix: &[String], pointer: &str, keyword: &str) -> Option<Region> {
-        let toks: Vec<String> = prefix.iter().cloned().chain(tokens(pointer)).collect();
-        let span = self.walker.try_borrow_mut().ok()?.find(&toks, keyword)?;
+        let toks = prefix
+            .iter()
+            .map(|t| Cow::Borrowed(t.as_str()))
+            .chain(tokens(pointer));
+        let span = self.walker.try_borrow_mut().ok()?.find(toks, keyword)?;
         let mut index = self.index.try_borrow_mut().ok()?;
         let (start_line, start_column) = index.position(span.start);
         let (end_line, end_column) = index.position(span.end);
@@ -138,12 +142,15 @@ impl<'a> Locator<'a> {
     }
 }
 
-/// The tokens of pointer text (`/a~1b/0` → `["a/b", "0"]`).
-pub fn tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+/// The tokens of pointer text (`/a~1b/0` → `["a/b", "0"]`), borrowed where nothing is escaped.
+pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
+    pointer.split('/').skip(1).map(|t| {
+        if t.contains('~') {
+            Cow::Owned(t.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(t)
+        }
+    })
 }
 
 #[derive(Debug)]
@@ -164,6 +171,8 @@ enum Container {
 struct Walker<'a> {
     b: &'a [u8],
     seen: HashMap<usize, Container>,
+    /// Where every container of the text ends, found by one pass on first use.
+    ends: Option<Ends>,
 }
 
 impl<'a> Walker<'a> {
@@ -171,12 +180,17 @@ impl<'a> Walker<'a> {
         Walker {
             b: text.as_bytes(),
             seen: HashMap::new(),
+            ends: None,
         }
     }
 
     /// Finds `keyword` in the object at `tokens` (the unescaped pointer tokens), or the value
     /// at `tokens` when there is no such key. `None` only when the pointer leads nowhere.
-    fn find<S: AsRef<str>>(&mut self, tokens: &[S], keyword: &str) -> Option<Span> {
+    fn find<S: AsRef<str>>(
+        &mut self,
+        tokens: impl IntoIterator<Item = S>,
+        keyword: &str,
+    ) -> Option<Span> {
         let b = self.b;
         let mut at = skip_ws(b, 0);
         for token in tokens {
@@ -195,7 +209,8 @@ impl<'a> Walker<'a> {
         // An object or a list: its opening bracket; a scalar: the whole token.
         let end = match b.get(at) {
             Some(b'{' | b'[') | None => at + 1,
-            Some(_) => value_end(b, at).unwrap_or(at + 1),
+            Some(b'"') => string_end(b, at).unwrap_or(at + 1),
+            Some(_) => scalar_end(b, at),
         };
         Some(Span { start: at, end })
     }
@@ -207,11 +222,12 @@ impl<'a> Walker<'a> {
         if kind != b'{' && kind != b'[' {
             return None;
         }
+        let ends = self.ends.get_or_insert_with(|| Ends::of(b));
         Some(self.seen.entry(at).or_insert_with(|| {
             if kind == b'{' {
-                Container::Object(members(b, at))
+                Container::Object(members(b, ends, at))
             } else {
-                Container::List(elements(b, at))
+                Container::List(elements(b, ends, at))
             }
         }))
     }
@@ -226,7 +242,7 @@ fn last_named<'m>(b: &[u8], members: &'m [Member], name: &str) -> Option<&'m Mem
 }
 
 /// The members of the object starting at `at`, up to the first thing that is not one.
-fn members(b: &[u8], at: usize) -> Vec<Member> {
+fn members(b: &[u8], ends: &Ends, at: usize) -> Vec<Member> {
     let mut out = Vec::new();
     let mut i = skip_ws(b, at + 1);
     while b.get(i) == Some(&b'"') {
@@ -245,7 +261,7 @@ fn members(b: &[u8], at: usize) -> Vec<Member> {
             },
             value,
         });
-        let Some(end) = value_end(b, value) else {
+        let Some(end) = value_end(b, ends, value) else {
             break;
         };
         i = skip_ws(b, end);
@@ -258,12 +274,12 @@ fn members(b: &[u8], at: usize) -> Vec<Member> {
 }
 
 /// The element starts of the list starting at `at`, up to the first thing that is not one.
-fn elements(b: &[u8], at: usize) -> Vec<usize> {
+fn elements(b: &[u8], ends: &Ends, at: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut i = skip_ws(b, at + 1);
     while !matches!(b.get(i), None | Some(b']')) {
         out.push(i);
-        let Some(end) = value_end(b, i) else {
+        let Some(end) = value_end(b, ends, i) else {
             break;
         };
         i = skip_ws(b, end);
@@ -360,42 +376,70 @@ fn first_where(
     None
 }
 
-/// One past the end of the value starting at `i`.
-fn value_end(b: &[u8], i: usize) -> Option<usize> {
-    match b.get(i)? {
-        b'"' => string_end(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            loop {
-                j = structural(b, j)?;
-                match b.get(j)? {
-                    b'"' => {
-                        j = string_end(b, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    _ => {
-                        depth = depth.checked_sub(1)?;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
+/// Where each container of a text ends: `(start, one past the end)` in the order they open,
+/// so by start. Locating a finding walks down from the root, reading the members of each
+/// object on the way, and each member's value has to be stepped over: scanning it to its end
+/// each time read a node's bytes once for every object above it (a node eight levels down,
+/// eight times). One pass over the text finds every end instead.
+#[derive(Debug)]
+struct Ends(Vec<(usize, usize)>);
+
+impl Ends {
+    fn of(b: &[u8]) -> Ends {
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        // Indices in `spans` of the containers open at `j`.
+        let mut open = Vec::new();
+        let mut j = 0;
+        while let Some(k) = structural(b, j) {
+            match b.get(k) {
+                Some(b'"') => {
+                    let Some(end) = string_end(b, k) else {
+                        break;
+                    };
+                    j = end;
+                    continue;
+                }
+                Some(b'{' | b'[') => {
+                    open.push(spans.len());
+                    spans.push((k, usize::MAX));
+                }
+                _ => {
+                    if let Some(span) = open.pop().and_then(|o| spans.get_mut(o)) {
+                        span.1 = k + 1;
                     }
                 }
-                j += 1;
             }
+            j = k + 1;
         }
-        _ => {
-            let mut j = i;
-            while !matches!(
-                b.get(j),
-                None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-            ) {
-                j += 1;
-            }
-            Some(j)
-        }
+        Ends(spans)
     }
+
+    /// One past the end of the container starting at `start`; `None` when it is not closed.
+    fn of_container(&self, start: usize) -> Option<usize> {
+        let i = self.0.binary_search_by_key(&start, |s| s.0).ok()?;
+        self.0.get(i).map(|s| s.1).filter(|&end| end != usize::MAX)
+    }
+}
+
+/// One past the end of the value starting at `i`.
+fn value_end(b: &[u8], ends: &Ends, i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => ends.of_container(i),
+        _ => Some(scalar_end(b, i)),
+    }
+}
+
+/// One past the end of the number or literal starting at `i`.
+fn scalar_end(b: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while !matches!(
+        b.get(j),
+        None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+    ) {
+        j += 1;
+    }
+    j
 }
 
 /// True when the raw (still escaped) key text decodes to `name`.
@@ -470,7 +514,7 @@ mod tests {
     }
 
     fn at(text: &str, pointer: &str, keyword: &str) -> (usize, usize, String) {
-        let toks: Vec<String> = tokens(pointer).collect();
+        let toks: Vec<String> = tokens(pointer).map(Cow::into_owned).collect();
         let span = find(text, &toks, keyword).expect("located");
         let (l, c) = LineIndex::new(text).position(span.start);
         (l, c, text[span.start..span.end].to_owned())
@@ -561,6 +605,55 @@ mod tests {
         assert!(find("[]", &["0"], "").is_none());
     }
 
+    /// Every container's end, from the one pass, is where serde_json's parse of the value
+    /// starting there ends: through brackets and escaped quotes inside strings, and nesting.
+    #[test]
+    fn container_ends_are_where_the_values_end() {
+        let texts = [
+            DOC,
+            r#"[[], {}, [[{"a": "]}", "b\"[": [1, {"c": "\\"}]}]], {"d": {"e": {"f": []}}}]"#,
+            r#"{"schema": {"items": [true, {"pattern": "[{"}]}, "tests": [{"data": [[[]]]}]}"#,
+        ];
+        for text in texts {
+            let b = text.as_bytes();
+            let ends = Ends::of(b);
+            let mut starts = 0;
+            for (start, c) in text.char_indices() {
+                if c != '{' && c != '[' || !in_structure(text, start) {
+                    continue;
+                }
+                starts += 1;
+                let mut values = serde_json::Deserializer::from_str(&text[start..])
+                    .into_iter::<serde_json::Value>();
+                assert!(
+                    values.next().is_some_and(|v| v.is_ok()),
+                    "{text} at {start}"
+                );
+                let want = start + values.byte_offset();
+                assert_eq!(ends.of_container(start), Some(want), "{text} at {start}");
+                assert_eq!(value_end(b, &ends, start), Some(want), "{text} at {start}");
+            }
+            assert_eq!(starts, ends.0.len(), "{text}");
+        }
+        // An unclosed container has no end.
+        assert_eq!(Ends::of(b"{\"a\": [1").of_container(0), None);
+    }
+
+    /// Whether the byte at `at` is outside every string (by counting unescaped quotes).
+    fn in_structure(text: &str, at: usize) -> bool {
+        let mut inside = false;
+        let mut escaped = false;
+        for &c in &text.as_bytes()[..at] {
+            match (inside, escaped, c) {
+                (true, true, _) => escaped = false,
+                (true, false, b'\\') => escaped = true,
+                (_, _, b'"') => inside = !inside,
+                _ => {}
+            }
+        }
+        !inside
+    }
+
     #[test]
     fn never_panics_on_garbage() {
         for text in [
@@ -576,7 +669,7 @@ mod tests {
             "\\",
         ] {
             for p in ["", "/a", "/0", "/a/0"] {
-                let toks: Vec<String> = tokens(p).collect();
+                let toks: Vec<String> = tokens(p).map(Cow::into_owned).collect();
                 let _ = find(text, &toks, "a");
             }
         }
