@@ -102,26 +102,41 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// The targets that share one message, and the message.
 type Part = (Vec<&'static str>, String);
 
+/// Where a finding is in its schema, to be located in the text: a JSON Pointer in the schema
+/// and the keyword at it (empty for the node itself).
+pub type Place<'a> = (&'a str, &'a str);
+
 /// Joins findings of one file that share rule and pointer (the same loss on several targets)
 /// into one, keeping first-seen order: `openai, groq: reason; gemini: other reason`. Each part
 /// is `(target, detail)`; a finding without a target has an empty one.
+///
+/// Findings are located in the text (a line and column) only when [`FileFindings::finish`]
+/// keeps them: a loss on nine targets is one finding located once, and the notes that
+/// `--min-level warning` (SARIF's default) leaves out are not located at all. Locating every
+/// pushed finding was a fifth of a SARIF `lint` of the shared corpus (docs/benchmarks.md).
 #[derive(Debug, Default)]
-pub struct FileFindings {
-    items: Vec<(Finding, Vec<Part>)>,
+pub struct FileFindings<'a> {
+    items: Vec<(Finding, Vec<Part>, Vec<Place<'a>>)>,
     index: HashMap<(String, String), usize>,
 }
 
-impl FileFindings {
-    /// Adds a finding; `target` is the target it concerns, if any, and `detail` the message
-    /// without the target.
-    pub fn push(&mut self, base: Finding, target: Option<&'static str>, detail: String) {
+impl<'a> FileFindings<'a> {
+    /// Adds a finding found at `place`; `target` is the target it concerns, if any, and
+    /// `detail` the message without the target.
+    pub fn push(
+        &mut self,
+        base: Finding,
+        place: Place<'a>,
+        target: Option<&'static str>,
+        detail: String,
+    ) {
         let key = (base.rule.id.clone(), base.pointer.clone());
         match self.index.get(&key) {
             Some(&i) => {
-                if let Some((f, parts)) = self.items.get_mut(i) {
+                if let Some((f, parts, places)) = self.items.get_mut(i) {
                     f.level = f.level.max(base.level);
-                    if f.region.is_none() {
-                        f.region = base.region;
+                    if !places.contains(&place) {
+                        places.push(place);
                     }
                     match parts.iter_mut().find(|(_, d)| *d == detail) {
                         Some((targets, _)) => targets.extend(target),
@@ -131,17 +146,28 @@ impl FileFindings {
             }
             None => {
                 self.index.insert(key, self.items.len());
-                self.items
-                    .push((base, vec![(target.into_iter().collect(), detail)]));
+                self.items.push((
+                    base,
+                    vec![(target.into_iter().collect(), detail)],
+                    vec![place],
+                ));
             }
         }
     }
 
-    /// The findings, messages written.
-    pub fn finish(self, prefix: &str) -> Vec<Finding> {
+    /// The findings at `min` and above, messages written, each located by `locate` at the
+    /// first of its places that it finds (in the order they were pushed).
+    pub fn finish(
+        self,
+        prefix: &str,
+        min: Level,
+        locate: impl Fn(Place<'a>) -> Option<Region>,
+    ) -> Vec<Finding> {
         self.items
             .into_iter()
-            .map(|(mut f, parts)| {
+            .filter(|(f, _, _)| f.level >= min)
+            .map(|(mut f, parts, places)| {
+                f.region = places.into_iter().find_map(&locate);
                 let text: Vec<String> = parts
                     .into_iter()
                     .map(|(targets, detail)| {
@@ -315,30 +341,86 @@ mod tests {
         assert_eq!(fingerprint("r", "u", "p").len(), 16);
     }
 
+    /// Findings below the minimum level are left out before they are located, and a finding
+    /// is located at the first of its places that can be found.
+    #[test]
+    fn only_the_kept_findings_are_located() {
+        let mut ff = FileFindings::default();
+        ff.push(
+            f("loss/pattern", Level::Note, "/n"),
+            ("/n", "pattern"),
+            Some("openai"),
+            "dropped".into(),
+        );
+        ff.push(
+            f("subset/outside/x", Level::Error, "/e"),
+            ("/e", "x"),
+            None,
+            "one".into(),
+        );
+        ff.push(
+            f("subset/outside/x", Level::Error, "/e"),
+            ("/e", "y"),
+            None,
+            "two".into(),
+        );
+        let located = std::cell::RefCell::new(Vec::new());
+        let out = ff.finish("", Level::Warning, |(p, k)| {
+            located.borrow_mut().push(format!("{p} {k}"));
+            (k == "y").then_some(Region {
+                start_line: 7,
+                start_column: 1,
+                end_line: 7,
+                end_column: 2,
+            })
+        });
+        assert_eq!(located.into_inner(), ["/e x", "/e y"]);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].message, "one; two");
+        assert_eq!(out[0].region.map(|r| r.start_line), Some(7));
+    }
+
     #[test]
     fn same_rule_and_pointer_on_several_targets_is_one_finding() {
         let mut ff = FileFindings::default();
         ff.push(
             f("loss/pattern", Level::Note, "/p"),
+            ("/p", "pattern"),
             Some("openai"),
             "dropped".into(),
         );
         ff.push(
             f("loss/pattern", Level::Warning, "/p"),
+            ("/p", "pattern"),
             Some("groq"),
             "dropped".into(),
         );
         ff.push(
             f("loss/pattern", Level::Note, "/p"),
+            ("/p", "pattern"),
             Some("gemini"),
             "other".into(),
         );
         ff.push(
             f("loss/pattern", Level::Note, "/q"),
+            ("/q", "pattern"),
             Some("openai"),
             "dropped".into(),
         );
-        let out = ff.finish("g: ");
+        let located = std::cell::RefCell::new(Vec::new());
+        let out = ff.finish("g: ", Level::Note, |(p, k)| {
+            located.borrow_mut().push(format!("{p} {k}"));
+            (p == "/q").then_some(Region {
+                start_line: 2,
+                start_column: 3,
+                end_line: 2,
+                end_column: 4,
+            })
+        });
+        // One place per finding is located, once, however many targets share it.
+        assert_eq!(located.into_inner(), ["/p pattern", "/q pattern"]);
+        assert!(out[0].region.is_none());
+        assert_eq!(out[1].region.map(|r| r.start_column), Some(3));
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].message, "g: openai, groq: dropped; gemini: other");
         assert_eq!(out[0].level, Level::Warning);

@@ -35,6 +35,8 @@ struct Job {
     input: crate::args::InputArgs,
     /// Whether findings are collected.
     findings: bool,
+    /// Findings below this level are left out (and so never located).
+    min_level: Level,
 }
 
 /// The findings of the run, after `--min-level` and the baseline, in file order.
@@ -64,6 +66,7 @@ impl Job {
                 || args.baseline.is_some()
                 || args.write_baseline.is_some(),
             input: args.input.clone(),
+            min_level: args.min_level,
         }
     }
 }
@@ -375,13 +378,12 @@ impl Job {
         denied: &[bool],
     ) {
         let prefix = g.place.tokens();
-        let at = |pointer: &str, keyword: &str| locator.region(&prefix, pointer, keyword);
         let group = match g.place {
             Place::Suite(i) => format!("group {i}: "),
             Place::Root | Place::Bench => String::new(),
         };
-        let base = |rule: sarif::Rule, level: Level, pointer: &str, keyword: &str| Finding {
-            region: at(pointer, keyword),
+        let base = |rule: sarif::Rule, level: Level, pointer: &str| Finding {
+            region: None,
             pointer: document_pointer(&prefix, pointer),
             level,
             rule,
@@ -393,7 +395,7 @@ impl Job {
         // same as a warning and as an error (`--deny-unknown`).
         let violation = |v: &schemalect::Violation, level: Level| {
             let p = v.pointer.as_str();
-            let mut f = base(sarif::violation_rule(v), level, p, &v.keyword);
+            let mut f = base(sarif::violation_rule(v), level, p);
             if matches!(v.kind, ViolationKind::UnknownKeyword { .. }) {
                 f.pointer = document_pointer(&prefix, &v.pointer.join(&v.keyword).into_string());
             }
@@ -403,12 +405,14 @@ impl Job {
         match &a.parsed {
             Err(e) => {
                 for v in &e.violations {
-                    ff.push(violation(v, Level::Error), None, v.to_string());
+                    let place = (v.pointer.as_str(), v.keyword.as_str());
+                    ff.push(violation(v, Level::Error), place, None, v.to_string());
                 }
             }
             Ok(s) => {
                 for v in s.warnings() {
-                    ff.push(violation(v, Level::Warning), None, v.to_string());
+                    let place = (v.pointer.as_str(), v.keyword.as_str());
+                    ff.push(violation(v, Level::Warning), place, None, v.to_string());
                 }
             }
         }
@@ -416,7 +420,8 @@ impl Job {
             let target = l.target().name();
             if let (true, Some(deny)) = (*d, self.deny) {
                 ff.push(
-                    base(sarif::deny_rule(l.mode()), Level::Error, "", ""),
+                    base(sarif::deny_rule(l.mode()), Level::Error, ""),
+                    ("", ""),
                     Some(target),
                     format!("reaches only {} mode (--deny {deny})", l.mode()),
                 );
@@ -431,13 +436,16 @@ impl Job {
             for loss in l.losses() {
                 let p = loss.pointer.as_str();
                 ff.push(
-                    base(sarif::loss_rule(&loss.keyword), level, p, &loss.keyword),
+                    base(sarif::loss_rule(&loss.keyword), level, p),
+                    (p, &loss.keyword),
                     Some(target),
                     loss.to_string(),
                 );
             }
         }
-        out.extend(ff.finish(&group));
+        out.extend(ff.finish(&group, self.min_level, |(pointer, keyword)| {
+            locator.region(&prefix, pointer, keyword)
+        }));
     }
 
     fn failed(&self, mut r: FileReport, e: FileError, uri: String) -> FileReport {
