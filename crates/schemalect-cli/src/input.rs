@@ -248,6 +248,10 @@ pub struct Document {
     pub text: String,
     /// The parsed value.
     pub value: Value,
+    /// The root is an object in which no key is repeated, as the parse saw (false when not
+    /// known): [`crate::locate::Locator`] then reads the root's members only up to the one it
+    /// looks for.
+    pub root_keys_unique: bool,
 }
 
 /// Reads `path` (`-`: standard input) as UTF-8 text of at most `max` bytes.
@@ -317,7 +321,11 @@ pub fn read_text(path: &Path, max: u64) -> Result<String, InputError> {
 pub fn load(path: &Path, max: u64) -> Result<Document, InputError> {
     let text = read_text(path, max)?;
     let value = parse_json(&text)?;
-    Ok(Document { text, value })
+    Ok(Document {
+        text,
+        value,
+        root_keys_unique: false,
+    })
 }
 
 /// [`load`] for the commands that read only the schemas of a file (`lint`, `lower`): the
@@ -327,13 +335,17 @@ pub fn load(path: &Path, max: u64) -> Result<Document, InputError> {
 pub fn load_schemas(path: &Path, max: u64, kind: Option<Kind>) -> Result<Document, InputError> {
     let text = read_text(path, max)?;
     let skimmed = crate::skim::from_str(&text).map_err(|e| json_error(&text, e))?;
-    let value = if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema
-    {
-        parse_json(&text)?
-    } else {
-        skimmed.value
-    };
-    Ok(Document { text, value })
+    let (value, root_keys_unique) =
+        if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema {
+            (parse_json(&text)?, false)
+        } else {
+            (skimmed.value, skimmed.root_keys_unique)
+        };
+    Ok(Document {
+        text,
+        value,
+        root_keys_unique,
+    })
 }
 
 /// Parses JSON text, with the error's line and column in characters.

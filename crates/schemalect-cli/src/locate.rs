@@ -122,6 +122,16 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// Says whether the root is an object that repeats none of its keys (as the document's
+    /// parse found, [`crate::input::Document::root_keys_unique`]): then a root member is the
+    /// first of its name, and the members after it are not read.
+    pub fn unique_root_keys(self, unique: bool) -> Self {
+        if let Ok(mut w) = self.walker.try_borrow_mut() {
+            w.unique_root = unique;
+        }
+        self
+    }
+
     /// The region of `keyword` in the schema node at `pointer`, the schema itself being at
     /// `prefix` in the document.
     pub fn region(&self, prefix: &[String], pointer: &str, keyword: &str) -> Option<Region> {
@@ -153,7 +163,7 @@ pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
     })
 }
 
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Member {
     key: Span,
     value: usize,
@@ -171,8 +181,11 @@ enum Container {
 struct Walker<'a> {
     b: &'a [u8],
     seen: HashMap<usize, Container>,
-    /// Where every container of the text ends, found by one pass on first use.
-    ends: Option<Ends>,
+    ends: Ends,
+    /// The root is an object none of whose keys is repeated: the first member of a name is
+    /// the one, and the members after it need not be read (in a benchmark-style file, the
+    /// `tests` after the `schema`, most of the bytes).
+    unique_root: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -180,7 +193,8 @@ impl<'a> Walker<'a> {
         Walker {
             b: text.as_bytes(),
             seen: HashMap::new(),
-            ends: None,
+            ends: Ends::default(),
+            unique_root: false,
         }
     }
 
@@ -194,16 +208,17 @@ impl<'a> Walker<'a> {
         let b = self.b;
         let mut at = skip_ws(b, 0);
         for token in tokens {
-            at = match self.container(at)? {
-                Container::Object(members) => last_named(b, members, token.as_ref())?.value,
-                Container::List(items) => *items.get(token.as_ref().parse::<usize>().ok()?)?,
+            at = match self.member(at, token.as_ref()) {
+                Some(m) => m.value,
+                None => match self.container(at)? {
+                    Container::List(items) => *items.get(token.as_ref().parse::<usize>().ok()?)?,
+                    Container::Object(_) => return None,
+                },
             };
         }
         if !keyword.is_empty() {
-            if let Some(Container::Object(members)) = self.container(at) {
-                if let Some(m) = last_named(b, members, keyword) {
-                    return Some(m.key);
-                }
+            if let Some(m) = self.member(at, keyword) {
+                return Some(m.key);
             }
         }
         // An object or a list: its opening bracket; a scalar: the whole token.
@@ -215,6 +230,19 @@ impl<'a> Walker<'a> {
         Some(Span { start: at, end })
     }
 
+    /// The member called `name` of the object at `at` (the last of that name); `None` when
+    /// `at` is not an object or has no such member.
+    fn member(&mut self, at: usize, name: &str) -> Option<Member> {
+        let b = self.b;
+        if self.unique_root && at == skip_ws(b, 0) && b.get(at) == Some(&b'{') {
+            return first_named(b, &mut self.ends, at, name);
+        }
+        match self.container(at)? {
+            Container::Object(members) => last_named(b, members, name).copied(),
+            Container::List(_) => None,
+        }
+    }
+
     /// The container starting at `at`, read once.
     fn container(&mut self, at: usize) -> Option<&Container> {
         let b = self.b;
@@ -222,7 +250,7 @@ impl<'a> Walker<'a> {
         if kind != b'{' && kind != b'[' {
             return None;
         }
-        let ends = self.ends.get_or_insert_with(|| Ends::of(b));
+        let ends = &mut self.ends;
         Some(self.seen.entry(at).or_insert_with(|| {
             if kind == b'{' {
                 Container::Object(members(b, ends, at))
@@ -241,8 +269,37 @@ fn last_named<'m>(b: &[u8], members: &'m [Member], name: &str) -> Option<&'m Mem
     })
 }
 
+/// The first member called `name` of the object starting at `at`, reading its members only
+/// as far as that one.
+fn first_named(b: &[u8], ends: &mut Ends, at: usize, name: &str) -> Option<Member> {
+    let mut i = skip_ws(b, at + 1);
+    while b.get(i) == Some(&b'"') {
+        let key_end = string_end(b, i)?;
+        let colon = skip_ws(b, key_end);
+        if b.get(colon) != Some(&b':') {
+            return None;
+        }
+        let value = skip_ws(b, colon + 1);
+        let key = Span {
+            start: i,
+            end: key_end,
+        };
+        if b.get(i + 1..key_end - 1)
+            .is_some_and(|raw| key_equals(raw, name))
+        {
+            return Some(Member { key, value });
+        }
+        i = skip_ws(b, value_end(b, ends, value)?);
+        if b.get(i) != Some(&b',') {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+    }
+    None
+}
+
 /// The members of the object starting at `at`, up to the first thing that is not one.
-fn members(b: &[u8], ends: &Ends, at: usize) -> Vec<Member> {
+fn members(b: &[u8], ends: &mut Ends, at: usize) -> Vec<Member> {
     let mut out = Vec::new();
     let mut i = skip_ws(b, at + 1);
     while b.get(i) == Some(&b'"') {
@@ -274,7 +331,7 @@ fn members(b: &[u8], ends: &Ends, at: usize) -> Vec<Member> {
 }
 
 /// The element starts of the list starting at `at`, up to the first thing that is not one.
-fn elements(b: &[u8], ends: &Ends, at: usize) -> Vec<usize> {
+fn elements(b: &[u8], ends: &mut Ends, at: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut i = skip_ws(b, at + 1);
     while !matches!(b.get(i), None | Some(b']')) {
@@ -376,20 +433,41 @@ fn first_where(
     None
 }
 
-/// Where each container of a text ends: `(start, one past the end)` in the order they open,
-/// so by start. Locating a finding walks down from the root, reading the members of each
-/// object on the way, and each member's value has to be stepped over: scanning it to its end
-/// each time read a node's bytes once for every object above it (a node eight levels down,
-/// eight times). One pass over the text finds every end instead.
-#[derive(Debug)]
+/// Where containers of a text end: `(start, one past the end)`, sorted by start. Locating a
+/// finding walks down from the root, reading the members of each object on the way, and each
+/// member's value has to be stepped over: scanning it to its end each time read a node's bytes
+/// once for every object above it (a node eight levels down, eight times). Stepping over a
+/// container not met before scans it once and records the end of every container inside it,
+/// so what is below is stepped over by a binary search.
+#[derive(Debug, Default)]
 struct Ends(Vec<(usize, usize)>);
 
 impl Ends {
-    fn of(b: &[u8]) -> Ends {
+    /// One past the end of the container starting at `start`; `None` when it is not closed.
+    fn end(&mut self, b: &[u8], start: usize) -> Option<usize> {
+        let pos = match self.0.binary_search_by_key(&start, |s| s.0) {
+            Ok(i) => return self.0.get(i).map(|s| s.1).filter(|&end| end != usize::MAX),
+            Err(pos) => pos,
+        };
+        let batch = Ends::scan(b, start);
+        let end = batch.first().map_or(usize::MAX, |s| s.1);
+        // Containers inside this one that were recorded before (a scan of a member's value
+        // before the object holding it) are in the batch too: replaced, so each start is once.
+        let inside = self
+            .0
+            .get(pos..)
+            .map_or(0, |rest| rest.partition_point(|s| s.0 < end));
+        self.0.splice(pos..pos + inside, batch);
+        (end != usize::MAX).then_some(end)
+    }
+
+    /// The containers from the one starting at `start` to where it closes, in the order they
+    /// open (`usize::MAX` for an end not found).
+    fn scan(b: &[u8], start: usize) -> Vec<(usize, usize)> {
         let mut spans: Vec<(usize, usize)> = Vec::new();
         // Indices in `spans` of the containers open at `j`.
         let mut open = Vec::new();
-        let mut j = 0;
+        let mut j = start;
         while let Some(k) = structural(b, j) {
             match b.get(k) {
                 Some(b'"') => {
@@ -407,25 +485,22 @@ impl Ends {
                     if let Some(span) = open.pop().and_then(|o| spans.get_mut(o)) {
                         span.1 = k + 1;
                     }
+                    if open.is_empty() {
+                        break;
+                    }
                 }
             }
             j = k + 1;
         }
-        Ends(spans)
-    }
-
-    /// One past the end of the container starting at `start`; `None` when it is not closed.
-    fn of_container(&self, start: usize) -> Option<usize> {
-        let i = self.0.binary_search_by_key(&start, |s| s.0).ok()?;
-        self.0.get(i).map(|s| s.1).filter(|&end| end != usize::MAX)
+        spans
     }
 }
 
 /// One past the end of the value starting at `i`.
-fn value_end(b: &[u8], ends: &Ends, i: usize) -> Option<usize> {
+fn value_end(b: &[u8], ends: &mut Ends, i: usize) -> Option<usize> {
     match b.get(i)? {
         b'"' => string_end(b, i),
-        b'{' | b'[' => ends.of_container(i),
+        b'{' | b'[' => ends.end(b, i),
         _ => Some(scalar_end(b, i)),
     }
 }
@@ -605,8 +680,9 @@ mod tests {
         assert!(find("[]", &["0"], "").is_none());
     }
 
-    /// Every container's end, from the one pass, is where serde_json's parse of the value
-    /// starting there ends: through brackets and escaped quotes inside strings, and nesting.
+    /// Every container's end is where serde_json's parse of the value starting there ends:
+    /// through brackets and escaped quotes inside strings, and nesting; asked for outermost
+    /// first, innermost first, or in text order.
     #[test]
     fn container_ends_are_where_the_values_end() {
         let texts = [
@@ -616,27 +692,73 @@ mod tests {
         ];
         for text in texts {
             let b = text.as_bytes();
-            let ends = Ends::of(b);
-            let mut starts = 0;
+            let mut want = Vec::new();
             for (start, c) in text.char_indices() {
                 if c != '{' && c != '[' || !in_structure(text, start) {
                     continue;
                 }
-                starts += 1;
                 let mut values = serde_json::Deserializer::from_str(&text[start..])
                     .into_iter::<serde_json::Value>();
                 assert!(
                     values.next().is_some_and(|v| v.is_ok()),
                     "{text} at {start}"
                 );
-                let want = start + values.byte_offset();
-                assert_eq!(ends.of_container(start), Some(want), "{text} at {start}");
-                assert_eq!(value_end(b, &ends, start), Some(want), "{text} at {start}");
+                want.push((start, start + values.byte_offset()));
             }
-            assert_eq!(starts, ends.0.len(), "{text}");
+            for order in [want.clone(), want.iter().rev().copied().collect()] {
+                let mut ends = Ends::default();
+                for &(start, end) in &order {
+                    assert_eq!(ends.end(b, start), Some(end), "{text} at {start}");
+                    assert_eq!(
+                        value_end(b, &mut ends, start),
+                        Some(end),
+                        "{text} at {start}"
+                    );
+                }
+                // Each container recorded once, in order, whatever the order of the scans.
+                assert_eq!(ends.0, want, "{text}");
+            }
         }
         // An unclosed container has no end.
-        assert_eq!(Ends::of(b"{\"a\": [1").of_container(0), None);
+        assert_eq!(Ends::default().end(b"{\"a\": [1", 0), None);
+    }
+
+    /// With keys known not to repeat at the root, a root member is found without reading the
+    /// members after it, and the answers are the same.
+    #[test]
+    fn a_unique_root_is_read_only_as_far_as_needed() {
+        let text = r#"{"description": "d", "schema": {"type": "object", "properties": {"a": {"minimum": 1}}}, "tests": [{"data": [1, {"x": "]"}], "valid": true}]}"#;
+        let prefix = vec!["schema".to_owned()];
+        let full = Locator::new(text);
+        let lazy = Locator::new(text).unique_root_keys(true);
+        for (pointer, keyword) in [
+            ("/properties/a", "minimum"),
+            ("", "type"),
+            ("/properties", ""),
+        ] {
+            let (a, b) = (
+                full.region(&prefix, pointer, keyword),
+                lazy.region(&prefix, pointer, keyword),
+            );
+            assert!(a.is_some(), "{pointer} {keyword}");
+            assert_eq!(
+                a.map(|r| (r.start_line, r.start_column, r.end_column)),
+                b.map(|r| (r.start_line, r.start_column, r.end_column))
+            );
+        }
+        // The tests (after the schema) were never scanned.
+        let tests = text.find("[{\"data").unwrap_or(0);
+        let walker = lazy.walker.borrow();
+        assert!(
+            walker.ends.0.iter().all(|&(start, _)| start < tests),
+            "{:?}",
+            walker.ends.0
+        );
+        // With a repeated key, the last one counts, so the whole root is read.
+        let text = r#"{"schema": {"type": "string"}, "schema": {"type": "integer"}}"#;
+        let r = Locator::new(text).region(&["schema".to_owned()], "", "type");
+        // The second `type` (column 43), not the first (column 13).
+        assert_eq!(r.map(|r| r.start_column), Some(43));
     }
 
     /// Whether the byte at `at` is outside every string (by counting unescaped quotes).

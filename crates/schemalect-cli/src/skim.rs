@@ -28,19 +28,24 @@ pub struct Skimmed {
     pub value: Value,
     /// Whether any `tests` member was replaced by a placeholder.
     pub skipped: bool,
+    /// Whether the document is an object none of whose keys is repeated.
+    pub root_keys_unique: bool,
 }
 
 /// Parses `text` as JSON, skipping the contents of groups' `tests` (see the module doc).
 pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
     let mut de = serde_json::Deserializer::from_str(text);
     let skipped = Cell::new(false);
+    let repeated = Cell::new(false);
     let value = Level {
         at: At::Root,
         skipped: &skipped,
+        repeated: &repeated,
     }
     .deserialize(&mut de)?;
     de.end()?;
     Ok(Skimmed {
+        root_keys_unique: value.is_object() && !repeated.get(),
         value,
         skipped: skipped.get(),
     })
@@ -60,6 +65,8 @@ enum At {
 struct Level<'s> {
     at: At,
     skipped: &'s Cell<bool>,
+    /// Set when the root object repeats a key.
+    repeated: &'s Cell<bool>,
 }
 
 impl<'de> DeserializeSeed<'de> for Level<'_> {
@@ -112,6 +119,7 @@ impl<'de> Visitor<'de> for Level<'_> {
                 let item = Level {
                     at: At::Item,
                     skipped: self.skipped,
+                    repeated: self.repeated,
                 };
                 while let Some(v) = seq.next_element_seed(item)? {
                     items.push(v);
@@ -136,7 +144,9 @@ impl<'de> Visitor<'de> for Level<'_> {
                 map.next_value::<Value>()?
             };
             // A repeated key: the last one wins, as in `Value`'s own parse.
-            out.insert(key, value);
+            if out.insert(key, value).is_some() && matches!(self.at, At::Root) {
+                self.repeated.set(true);
+            }
         }
         Ok(Value::Object(out))
     }
@@ -236,7 +246,12 @@ mod tests {
             r#""just a string""#,
             "12345678901234567890",
         ] {
-            let Skimmed { value: v, skipped } = from_str(text).expect("valid JSON");
+            let Skimmed {
+                value: v,
+                skipped,
+                root_keys_unique,
+            } = from_str(text).expect("valid JSON");
+            assert_eq!(root_keys_unique, v.is_object(), "{text}");
             let full = parse_json(text).expect("valid JSON");
             assert_eq!(detect(&v), detect(&full), "{text}");
             if detect(&v) == Kind::Schema {
@@ -257,6 +272,17 @@ mod tests {
         // Outside a group's `tests`, nothing is skipped.
         let text = r#"[1, 2.5, -3, "s", null, true, [{"tests": [1]}]]"#;
         assert_eq!(skimmed(text), parse_json(text).expect("valid JSON"));
+    }
+
+    #[test]
+    fn a_repeated_root_key_is_noticed() {
+        let once = from_str(r#"{"schema": {"a": 1, "a": 2}, "tests": []}"#).expect("valid");
+        assert!(once.root_keys_unique);
+        let twice = from_str(r#"{"schema": {}, "tests": [], "schema": true}"#).expect("valid");
+        assert!(!twice.root_keys_unique);
+        assert_eq!(twice.value["schema"], true);
+        let list = from_str(r#"[{"schema": {}, "schema": {}, "tests": []}]"#).expect("valid");
+        assert!(!list.root_keys_unique);
     }
 
     #[test]

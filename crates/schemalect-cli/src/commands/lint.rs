@@ -300,7 +300,7 @@ impl Job {
             Ok(g) => g,
             Err(e) => return self.failed(r, e, uri),
         };
-        let locator = Locator::new(&doc.text);
+        let locator = Locator::new(&doc.text).unique_root_keys(doc.root_keys_unique);
         let mut text = String::new();
         for g in &groups {
             let a = self.settings.analyse(g.schema);

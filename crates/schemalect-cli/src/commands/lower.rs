@@ -77,7 +77,7 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
         Ok(g) => g,
         Err(e) => return failed(r, &e, args.format),
     };
-    let locator = Locator::new(&doc.text);
+    let locator = Locator::new(&doc.text).unique_root_keys(doc.root_keys_unique);
     if args.format == Format::Text && groups.len() > 1 {
         r.status = Status::Error;
         r.messages.push(format!(
