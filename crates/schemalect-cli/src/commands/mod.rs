@@ -211,7 +211,9 @@ pub fn run_ordered<T: Send>(
             .map(|run| (start, run))
     };
     thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Vec<T>)>();
+        // Bounded, so that a reader that is slow to take the output (a pager, a full pipe)
+        // holds the workers back instead of the run's whole output piling up in memory.
+        let (tx, rx) = mpsc::sync_channel::<(usize, Vec<T>)>(threads * 4);
         for _ in 1..threads {
             let tx = tx.clone();
             let (take, work) = (&take, &work);
@@ -291,6 +293,38 @@ fn chunk_len(items: usize, threads: usize) -> usize {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    /// A sink that is slow to take results holds the workers back: what is done but not yet
+    /// taken stays within the channel's runs, not the whole run.
+    #[test]
+    fn a_slow_sink_holds_the_workers_back() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let items: Vec<Item> = (0..2_000)
+            .map(|i| Item::File(PathBuf::from(i.to_string())))
+            .collect();
+        let chunk = chunk_len(items.len(), 2);
+        let done = AtomicUsize::new(0);
+        let mut taken = 0;
+        let mut ahead = 0;
+        run_ordered(
+            &items,
+            2,
+            |_| done.fetch_add(1, Ordering::Relaxed),
+            |_| {
+                taken += 1;
+                if taken < 150 {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    ahead = ahead.max(done.load(Ordering::Relaxed) - taken);
+                }
+                true
+            },
+        );
+        assert_eq!(taken, 2_000);
+        // A bounded number of runs: those drained from the channel and being handed over, as
+        // many again in the channel, one waiting to be sent, the caller's own (about 20 runs
+        // of 15 here); without the bound, the worker finished the whole run (1,999 ahead).
+        assert!(ahead <= chunk * 30, "{ahead} done ahead of the sink");
+    }
 
     /// The calling thread works too: with two threads, one worker is spawned and the caller
     /// takes runs of its own.
