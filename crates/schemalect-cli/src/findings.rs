@@ -341,86 +341,114 @@ mod tests {
         assert_eq!(fingerprint("r", "u", "p").len(), 16);
     }
 
-    /// Findings below the minimum level are left out before they are located, and a finding
-    /// is located at the first of its places that can be found.
-    #[test]
-    fn only_the_kept_findings_are_located() {
+    /// Findings pushed in order: rule, level, pointer, keyword, target, detail.
+    type Row<'a> = (
+        &'a str,
+        Level,
+        &'a str,
+        &'a str,
+        Option<&'static str>,
+        &'a str,
+    );
+
+    fn pushed<'a>(rows: &[Row<'a>]) -> FileFindings<'a> {
         let mut ff = FileFindings::default();
-        ff.push(
-            f("loss/pattern", Level::Note, "/n"),
-            ("/n", "pattern"),
-            Some("openai"),
-            "dropped".into(),
-        );
-        ff.push(
-            f("subset/outside/x", Level::Error, "/e"),
-            ("/e", "x"),
-            None,
-            "one".into(),
-        );
-        ff.push(
-            f("subset/outside/x", Level::Error, "/e"),
-            ("/e", "y"),
-            None,
-            "two".into(),
-        );
-        let located = std::cell::RefCell::new(Vec::new());
-        let out = ff.finish("", Level::Warning, |(p, k)| {
-            located.borrow_mut().push(format!("{p} {k}"));
-            (k == "y").then_some(Region {
+        for &(rule, level, pointer, keyword, target, detail) in rows {
+            ff.push(
+                f(rule, level, pointer),
+                (pointer, keyword),
+                target,
+                detail.into(),
+            );
+        }
+        ff
+    }
+
+    /// `ff.finish`, locating at line 7 the places `found` accepts; and the places it was
+    /// asked about, in order.
+    fn finish_located(
+        ff: FileFindings<'_>,
+        prefix: &str,
+        min: Level,
+        found: impl Fn(&str, &str) -> bool,
+    ) -> (Vec<Finding>, Vec<String>) {
+        let asked = std::cell::RefCell::new(Vec::new());
+        let out = ff.finish(prefix, min, |(p, k)| {
+            asked.borrow_mut().push(format!("{p} {k}"));
+            found(p, k).then_some(Region {
                 start_line: 7,
                 start_column: 1,
                 end_line: 7,
                 end_column: 2,
             })
         });
-        assert_eq!(located.into_inner(), ["/e x", "/e y"]);
+        (out, asked.into_inner())
+    }
+
+    /// Findings below the minimum level are left out before they are located, and a finding
+    /// is located at the first of its places that can be found.
+    #[test]
+    fn only_the_kept_findings_are_located() {
+        let ff = pushed(&[
+            (
+                "loss/pattern",
+                Level::Note,
+                "/n",
+                "pattern",
+                Some("openai"),
+                "dropped",
+            ),
+            ("subset/outside/x", Level::Error, "/e", "x", None, "one"),
+            ("subset/outside/x", Level::Error, "/e", "y", None, "two"),
+        ]);
+        let (out, located) = finish_located(ff, "", Level::Warning, |_, k| k == "y");
+        assert_eq!(located, ["/e x", "/e y"]);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].message, "one; two");
-        assert_eq!(out[0].region.map(|r| r.start_line), Some(7));
+        assert!(out[0].region.is_some());
     }
 
     #[test]
     fn same_rule_and_pointer_on_several_targets_is_one_finding() {
-        let mut ff = FileFindings::default();
-        ff.push(
-            f("loss/pattern", Level::Note, "/p"),
-            ("/p", "pattern"),
-            Some("openai"),
-            "dropped".into(),
-        );
-        ff.push(
-            f("loss/pattern", Level::Warning, "/p"),
-            ("/p", "pattern"),
-            Some("groq"),
-            "dropped".into(),
-        );
-        ff.push(
-            f("loss/pattern", Level::Note, "/p"),
-            ("/p", "pattern"),
-            Some("gemini"),
-            "other".into(),
-        );
-        ff.push(
-            f("loss/pattern", Level::Note, "/q"),
-            ("/q", "pattern"),
-            Some("openai"),
-            "dropped".into(),
-        );
-        let located = std::cell::RefCell::new(Vec::new());
-        let out = ff.finish("g: ", Level::Note, |(p, k)| {
-            located.borrow_mut().push(format!("{p} {k}"));
-            (p == "/q").then_some(Region {
-                start_line: 2,
-                start_column: 3,
-                end_line: 2,
-                end_column: 4,
-            })
-        });
+        let ff = pushed(&[
+            (
+                "loss/pattern",
+                Level::Note,
+                "/p",
+                "pattern",
+                Some("openai"),
+                "dropped",
+            ),
+            (
+                "loss/pattern",
+                Level::Warning,
+                "/p",
+                "pattern",
+                Some("groq"),
+                "dropped",
+            ),
+            (
+                "loss/pattern",
+                Level::Note,
+                "/p",
+                "pattern",
+                Some("gemini"),
+                "other",
+            ),
+            (
+                "loss/pattern",
+                Level::Note,
+                "/q",
+                "pattern",
+                Some("openai"),
+                "dropped",
+            ),
+        ]);
+        let (out, located) = finish_located(ff, "g: ", Level::Note, |p, _| p == "/q");
         // One place per finding is located, once, however many targets share it.
-        assert_eq!(located.into_inner(), ["/p pattern", "/q pattern"]);
+        assert_eq!(located, ["/p pattern", "/q pattern"]);
         assert!(out[0].region.is_none());
-        assert_eq!(out[1].region.map(|r| r.start_column), Some(3));
+        assert!(out[1].region.is_some());
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].message, "g: openai, groq: dropped; gemini: other");
         assert_eq!(out[0].level, Level::Warning);
