@@ -5,7 +5,8 @@
 //! module walks the text itself (already known to be valid JSON) following the pointer's tokens,
 //! decoding escaped keys, and returns the span of the key; when the node is not an object or has
 //! no such key (a subschema that is `true`, say), the span of the node's value. Like the parser,
-//! it takes the last of duplicate keys. It never panics and never recurses.
+//! it takes the last of duplicate keys (of a root object known to repeat none, the first, read
+//! no further). It never panics and never recurses.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -263,71 +264,87 @@ impl<'a> Walker<'a> {
 
 /// The last member called `name` (the parser keeps the last of duplicate keys).
 fn last_named<'m>(b: &[u8], members: &'m [Member], name: &str) -> Option<&'m Member> {
-    members.iter().rev().find(|m| {
-        b.get(m.key.start + 1..m.key.end - 1)
-            .is_some_and(|raw| key_equals(raw, name))
-    })
+    members.iter().rev().find(|m| is_named(b, m, name))
+}
+
+/// Whether the member's key decodes to `name`.
+fn is_named(b: &[u8], m: &Member, name: &str) -> bool {
+    b.get(m.key.start + 1..m.key.end - 1)
+        .is_some_and(|raw| key_equals(raw, name))
 }
 
 /// The first member called `name` of the object starting at `at`, reading its members only
 /// as far as that one.
 fn first_named(b: &[u8], ends: &mut Ends, at: usize, name: &str) -> Option<Member> {
-    let mut i = skip_ws(b, at + 1);
-    while b.get(i) == Some(&b'"') {
+    Members::new(b, ends, at).find(|m| is_named(b, m, name))
+}
+
+/// The members of the object starting at `at`, up to the first thing that is not one.
+fn members(b: &[u8], ends: &mut Ends, at: usize) -> Vec<Member> {
+    Members::new(b, ends, at).collect()
+}
+
+/// The members of an object in order, each one's value stepped over only when the next is
+/// asked for; it ends at the first thing that is not a member.
+struct Members<'b, 'e> {
+    b: &'b [u8],
+    ends: &'e mut Ends,
+    /// Where the next member starts, before the first; `None` once ended.
+    at: Option<usize>,
+    /// The value of the member last read, to step over first.
+    pending: Option<usize>,
+}
+
+impl<'b, 'e> Members<'b, 'e> {
+    fn new(b: &'b [u8], ends: &'e mut Ends, object: usize) -> Self {
+        Members {
+            b,
+            ends,
+            at: Some(skip_ws(b, object + 1)),
+            pending: None,
+        }
+    }
+
+    fn read(&mut self) -> Option<Member> {
+        let b = self.b;
+        let mut i = self.at?;
+        if let Some(value) = self.pending.take() {
+            i = skip_ws(b, value_end(b, self.ends, value)?);
+            if b.get(i) != Some(&b',') {
+                return None;
+            }
+            i = skip_ws(b, i + 1);
+        }
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
         let key_end = string_end(b, i)?;
         let colon = skip_ws(b, key_end);
         if b.get(colon) != Some(&b':') {
             return None;
         }
         let value = skip_ws(b, colon + 1);
-        let key = Span {
-            start: i,
-            end: key_end,
-        };
-        if b.get(i + 1..key_end - 1)
-            .is_some_and(|raw| key_equals(raw, name))
-        {
-            return Some(Member { key, value });
-        }
-        i = skip_ws(b, value_end(b, ends, value)?);
-        if b.get(i) != Some(&b',') {
-            return None;
-        }
-        i = skip_ws(b, i + 1);
-    }
-    None
-}
-
-/// The members of the object starting at `at`, up to the first thing that is not one.
-fn members(b: &[u8], ends: &mut Ends, at: usize) -> Vec<Member> {
-    let mut out = Vec::new();
-    let mut i = skip_ws(b, at + 1);
-    while b.get(i) == Some(&b'"') {
-        let Some(key_end) = string_end(b, i) else {
-            break;
-        };
-        let colon = skip_ws(b, key_end);
-        if b.get(colon) != Some(&b':') {
-            break;
-        }
-        let value = skip_ws(b, colon + 1);
-        out.push(Member {
+        self.pending = Some(value);
+        Some(Member {
             key: Span {
                 start: i,
                 end: key_end,
             },
             value,
-        });
-        let Some(end) = value_end(b, ends, value) else {
-            break;
-        };
-        i = skip_ws(b, end);
-        if b.get(i) != Some(&b',') {
-            break;
-        }
-        i = skip_ws(b, i + 1);
+        })
     }
-    out
+}
+
+impl Iterator for Members<'_, '_> {
+    type Item = Member;
+
+    fn next(&mut self) -> Option<Member> {
+        let m = self.read();
+        if m.is_none() {
+            self.at = None;
+        }
+        m
+    }
 }
 
 /// The element starts of the list starting at `at`, up to the first thing that is not one.
