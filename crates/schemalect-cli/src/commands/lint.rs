@@ -378,13 +378,14 @@ impl Job {
         denied: &[bool],
     ) {
         let prefix = g.place.tokens();
+        let head = document_prefix(&prefix);
         let group = match g.place {
             Place::Suite(i) => format!("group {i}: "),
             Place::Root | Place::Bench => String::new(),
         };
         let base = |rule: sarif::Rule, level: Level, pointer: &str| Finding {
             region: None,
-            pointer: document_pointer(&prefix, pointer),
+            pointer: document_pointer(&head, pointer),
             level,
             rule,
             message: String::new(),
@@ -397,7 +398,7 @@ impl Job {
             let p = v.pointer.as_str();
             let mut f = base(sarif::violation_rule(v), level, p);
             if matches!(v.kind, ViolationKind::UnknownKeyword { .. }) {
-                f.pointer = document_pointer(&prefix, &v.pointer.join(&v.keyword).into_string());
+                f.pointer = document_pointer(&head, &v.pointer.join(&v.keyword).into_string());
             }
             f
         };
@@ -475,13 +476,22 @@ impl Job {
     }
 }
 
-/// The pointer from the document root: the schema's place, then the pointer in the schema.
-fn document_pointer(prefix: &[String], pointer: &str) -> String {
+/// The pointer of the schema's place in the document (`/3/schema` for a suite's fourth group),
+/// escaped once per group rather than once per finding.
+fn document_prefix(prefix: &[String]) -> String {
     let mut out = String::new();
     for t in prefix {
         out.push('/');
         out.push_str(&t.replace('~', "~0").replace('/', "~1"));
     }
+    out
+}
+
+/// The pointer from the document root: the schema's place ([`document_prefix`]), then the
+/// pointer in the schema.
+fn document_pointer(head: &str, pointer: &str) -> String {
+    let mut out = String::with_capacity(head.len() + pointer.len());
+    out.push_str(head);
     out.push_str(pointer);
     out
 }
@@ -492,12 +502,14 @@ mod tests {
 
     #[test]
     fn pointers_start_at_the_document_root() {
-        assert_eq!(document_pointer(&[], ""), "");
+        assert_eq!(document_pointer(&document_prefix(&[]), ""), "");
         assert_eq!(
-            document_pointer(&[], "/properties/a~1b"),
+            document_pointer(&document_prefix(&[]), "/properties/a~1b"),
             "/properties/a~1b"
         );
-        let suite = Place::Suite(3).tokens();
+        let suite = document_prefix(&Place::Suite(3).tokens());
         assert_eq!(document_pointer(&suite, "/items"), "/3/schema/items");
+        let odd = document_prefix(&["a/b".to_owned(), "c~d".to_owned()]);
+        assert_eq!(document_pointer(&odd, "/x"), "/a~1b/c~0d/x");
     }
 }
