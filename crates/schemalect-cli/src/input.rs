@@ -335,12 +335,15 @@ pub fn load(path: &Path, max: u64) -> Result<Document, InputError> {
 pub fn load_schemas(path: &Path, max: u64, kind: Option<Kind>) -> Result<Document, InputError> {
     let text = read_text(path, max)?;
     let skimmed = crate::skim::from_str(&text).map_err(|e| json_error(&text, e))?;
-    let (value, root_keys_unique) =
-        if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema {
-            (parse_json(&text)?, false)
-        } else {
-            (skimmed.value, skimmed.root_keys_unique)
-        };
+    // A plain schema with a `tests` member is parsed again whole; its root keys are the ones
+    // the skim saw, so whether one repeats holds for the whole parse too.
+    let root_keys_unique = skimmed.root_keys_unique;
+    let value = if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema
+    {
+        parse_json(&text)?
+    } else {
+        skimmed.value
+    };
     Ok(Document {
         text,
         value,
@@ -547,6 +550,34 @@ mod tests {
             };
             assert_eq!(read_text(&fifo, 100).expect("pipe"), "[1, 2]");
             writer.join().expect("writer");
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Whether the root repeats a key is known after either way of loading: the skimmed
+    /// parse of a benchmark file, and the whole parse again of a plain schema that happens to
+    /// have a `tests` member (the same root keys, so the skim's answer holds).
+    #[test]
+    fn repeated_root_keys_are_known_on_both_load_paths() {
+        let dir = std::env::temp_dir().join(format!("schemalect-root-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("temp dir");
+        let cases = [
+            (r#"{"schema": {"type": "string"}, "tests": [{"data": 1}]}"#, Kind::Bench, true),
+            (r#"{"type": "object", "tests": [1, 2]}"#, Kind::Schema, true),
+            (r#"{"type": "object", "tests": [1], "type": "array"}"#, Kind::Schema, false),
+            (r#"{"schema": {}, "tests": [], "schema": true}"#, Kind::Bench, false),
+            (r#"[{"schema": {}, "tests": []}]"#, Kind::Suite, false),
+        ];
+        for (i, (text, kind, unique)) in cases.into_iter().enumerate() {
+            let p = dir.join(format!("{i}.json"));
+            fs::write(&p, text).expect("written");
+            let doc = load_schemas(&p, 1 << 20, None).expect("loads");
+            assert_eq!(detect(&doc.value), kind, "{text}");
+            assert_eq!(doc.root_keys_unique, unique, "{text}");
+            if kind == Kind::Schema {
+                assert_eq!(doc.value, parse_json(text).expect("valid"), "{text}");
+            }
         }
         let _ = fs::remove_dir_all(&dir);
     }

@@ -209,38 +209,36 @@ impl<'a> Walker<'a> {
         let b = self.b;
         let mut at = skip_ws(b, 0);
         for token in tokens {
-            at = match self.member(at, token.as_ref()) {
-                Some(m) => m.value,
-                None => match self.container(at)? {
-                    Container::List(items) => *items.get(token.as_ref().parse::<usize>().ok()?)?,
-                    Container::Object(_) => return None,
-                },
+            let token = token.as_ref();
+            at = match self.member_or_list(at, token)? {
+                Step::Member(m) => m.value,
+                Step::List(items) => *items.get(token.parse::<usize>().ok()?)?,
             };
         }
         if !keyword.is_empty() {
-            if let Some(m) = self.member(at, keyword) {
+            if let Some(Step::Member(m)) = self.member_or_list(at, keyword) {
                 return Some(m.key);
             }
         }
         // An object or a list: its opening bracket; a scalar: the whole token.
         let end = match b.get(at) {
             Some(b'{' | b'[') | None => at + 1,
-            Some(b'"') => string_end(b, at).unwrap_or(at + 1),
-            Some(_) => scalar_end(b, at),
+            Some(_) => value_end(b, &mut self.ends, at).unwrap_or(at + 1),
         };
         Some(Span { start: at, end })
     }
 
-    /// The member called `name` of the object at `at` (the last of that name); `None` when
-    /// `at` is not an object or has no such member.
-    fn member(&mut self, at: usize, name: &str) -> Option<Member> {
+    /// The member called `name` of the object at `at` (the last of that name), or the
+    /// elements of the list at `at`: one look-up of the container either way. `None` when
+    /// `at` is an object without such a member, or a scalar.
+    fn member_or_list(&mut self, at: usize, name: &str) -> Option<Step<'_>> {
         let b = self.b;
         if self.unique_root && at == skip_ws(b, 0) && b.get(at) == Some(&b'{') {
-            return first_named(b, &mut self.ends, at, name);
+            return first_named(b, &mut self.ends, at, name).map(Step::Member);
         }
         match self.container(at)? {
-            Container::Object(members) => last_named(b, members, name).copied(),
-            Container::List(_) => None,
+            Container::Object(members) => last_named(b, members, name).copied().map(Step::Member),
+            Container::List(items) => Some(Step::List(items)),
         }
     }
 
@@ -260,6 +258,12 @@ impl<'a> Walker<'a> {
             }
         }))
     }
+}
+
+/// One step down a pointer: the member found in an object, or a list's elements.
+enum Step<'c> {
+    Member(Member),
+    List(&'c [usize]),
 }
 
 /// The last member called `name` (the parser keeps the last of duplicate keys).
