@@ -99,64 +99,121 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The targets that share one message, and the message.
-type Part = (Vec<&'static str>, String);
+/// What a finding is pushed as: enough to tell which finding it belongs to and whether its
+/// message repeats one already there, cheaply; the finding itself and its message are made
+/// only for the findings [`FileFindings::finish`] keeps.
+pub trait Source {
+    /// Writes what names the finding in its file, its rule id and pointer, to `out`: two
+    /// sources with the same key are one finding.
+    fn key(&self, out: &mut String);
+    /// The finding, without its region and message (its level is set from the sources).
+    fn finding(&self) -> Finding;
+    /// The message, without the targets.
+    fn detail(&self) -> String;
+    /// Whether the two messages are the same text: [`Source::detail`] of both, unless a
+    /// cheaper test knows.
+    fn same_detail(&self, other: &Self) -> bool {
+        self.detail() == other.detail()
+    }
+}
+
+/// Writes `part` of a key to `out` so that what follows cannot run into it: a NUL in it is
+/// doubled, and it ends with NUL and U+0001. A key of a pointer and then a rule id, each of
+/// any text, is then one key for one pair.
+pub fn key_part(out: &mut String, part: &str) {
+    if part.contains('\0') {
+        for c in part.chars() {
+            if c == '\0' {
+                out.push('\0');
+            }
+            out.push(c);
+        }
+    } else {
+        out.push_str(part);
+    }
+    out.push_str("\0\u{1}");
+}
+
+/// The targets that share one message, and the source of the message.
+type Part<S> = (Vec<&'static str>, S);
 
 /// Where a finding is in its schema, to be located in the text: a JSON Pointer in the schema
 /// and the keyword at it (empty for the node itself).
 pub type Place<'a> = (&'a str, &'a str);
 
+/// A finding of a file, as pushed: its level so far, where it is, its message parts.
+#[derive(Debug)]
+struct Pending<'a, S> {
+    level: Level,
+    parts: Vec<Part<S>>,
+    places: Vec<Place<'a>>,
+}
+
 /// Joins findings of one file that share rule and pointer (the same loss on several targets)
 /// into one, keeping first-seen order: `openai, groq: reason; gemini: other reason`. Each part
 /// is `(target, detail)`; a finding without a target has an empty one.
 ///
-/// Findings are located in the text (a line and column) only when [`FileFindings::finish`]
-/// keeps them: a loss on nine targets is one finding located once, and the notes that
-/// `--min-level warning` (SARIF's default) leaves out are not located at all. Locating every
-/// pushed finding was a fifth of a SARIF `lint` of the shared corpus (docs/benchmarks.md).
-#[derive(Debug, Default)]
-pub struct FileFindings<'a> {
-    items: Vec<(Finding, Vec<Part>, Vec<Place<'a>>)>,
-    index: HashMap<(String, String), usize>,
+/// Findings are made, and located in the text (a line and column), only when
+/// [`FileFindings::finish`] keeps them: a loss on nine targets is one finding located once,
+/// and the notes that `--min-level warning` (SARIF's default) leaves out are neither written
+/// nor located. Locating every pushed finding was a fifth of a SARIF `lint` of the shared
+/// corpus, and making each pushed finding (rule, pointer, file and message strings) about a
+/// tenth (docs/benchmarks.md).
+#[derive(Debug)]
+pub struct FileFindings<'a, S> {
+    items: Vec<Pending<'a, S>>,
+    index: HashMap<String, usize>,
+    /// The key of the source being pushed, written here rather than in a new string.
+    key: String,
 }
 
-impl<'a> FileFindings<'a> {
-    /// Adds a finding found at `place`; `target` is the target it concerns, if any, and
-    /// `detail` the message without the target.
+impl<S> Default for FileFindings<'_, S> {
+    fn default() -> Self {
+        FileFindings {
+            items: Vec::new(),
+            index: HashMap::new(),
+            key: String::new(),
+        }
+    }
+}
+
+impl<'a, S: Source> FileFindings<'a, S> {
+    /// Adds a finding of `level` found at `place`; `target` is the target it concerns, if any.
     pub fn push(
         &mut self,
-        base: Finding,
+        source: S,
+        level: Level,
         place: Place<'a>,
         target: Option<&'static str>,
-        detail: String,
     ) {
-        let key = (base.rule.id.clone(), base.pointer.clone());
-        match self.index.get(&key) {
+        self.key.clear();
+        source.key(&mut self.key);
+        match self.index.get(self.key.as_str()) {
             Some(&i) => {
-                if let Some((f, parts, places)) = self.items.get_mut(i) {
-                    f.level = f.level.max(base.level);
-                    if !places.contains(&place) {
-                        places.push(place);
+                if let Some(p) = self.items.get_mut(i) {
+                    p.level = p.level.max(level);
+                    if !p.places.contains(&place) {
+                        p.places.push(place);
                     }
-                    match parts.iter_mut().find(|(_, d)| *d == detail) {
+                    match p.parts.iter_mut().find(|(_, d)| d.same_detail(&source)) {
                         Some((targets, _)) => targets.extend(target),
-                        None => parts.push((target.into_iter().collect(), detail)),
+                        None => p.parts.push((target.into_iter().collect(), source)),
                     }
                 }
             }
             None => {
-                self.index.insert(key, self.items.len());
-                self.items.push((
-                    base,
-                    vec![(target.into_iter().collect(), detail)],
-                    vec![place],
-                ));
+                self.index.insert(self.key.clone(), self.items.len());
+                self.items.push(Pending {
+                    level,
+                    parts: vec![(target.into_iter().collect(), source)],
+                    places: vec![place],
+                });
             }
         }
     }
 
-    /// The findings at `min` and above, messages written, each located by `locate` at the
-    /// first of its places that it finds (in the order they were pushed).
+    /// The findings at `min` and above, made from their first source, messages written, each
+    /// located by `locate` at the first of its places that it finds (in the order pushed).
     pub fn finish(
         self,
         prefix: &str,
@@ -165,21 +222,24 @@ impl<'a> FileFindings<'a> {
     ) -> Vec<Finding> {
         self.items
             .into_iter()
-            .filter(|(f, _, _)| f.level >= min)
-            .map(|(mut f, parts, places)| {
-                f.region = places.into_iter().find_map(&locate);
-                let text: Vec<String> = parts
-                    .into_iter()
-                    .map(|(targets, detail)| {
+            .filter(|p| p.level >= min)
+            .filter_map(|p| {
+                let mut f = p.parts.first()?.1.finding();
+                f.level = p.level;
+                f.region = p.places.into_iter().find_map(&locate);
+                let text: Vec<String> = p
+                    .parts
+                    .iter()
+                    .map(|(targets, source)| {
                         if targets.is_empty() {
-                            detail
+                            source.detail()
                         } else {
-                            format!("{}: {detail}", targets.join(", "))
+                            format!("{}: {}", targets.join(", "), source.detail())
                         }
                     })
                     .collect();
                 f.message = format!("{prefix}{}", text.join("; "));
-                f
+                Some(f)
             })
             .collect()
     }
@@ -351,23 +411,65 @@ mod tests {
         &'a str,
     );
 
-    fn pushed<'a>(rows: &[Row<'a>]) -> FileFindings<'a> {
+    /// A pushed finding of the tests: rule, level and pointer, and its detail.
+    #[derive(Debug)]
+    struct Test<'a>(&'a str, Level, &'a str, &'a str);
+
+    impl Source for Test<'_> {
+        fn key(&self, out: &mut String) {
+            key_part(out, self.2);
+            out.push_str(self.0);
+        }
+        fn finding(&self) -> Finding {
+            f(self.0, self.1, self.2)
+        }
+        fn detail(&self) -> String {
+            self.3.to_owned()
+        }
+    }
+
+    fn pushed<'a>(rows: &[Row<'a>]) -> FileFindings<'a, Test<'a>> {
         let mut ff = FileFindings::default();
         for &(rule, level, pointer, keyword, target, detail) in rows {
             ff.push(
-                f(rule, level, pointer),
+                Test(rule, level, pointer, detail),
+                level,
                 (pointer, keyword),
                 target,
-                detail.into(),
             );
         }
         ff
     }
 
+    /// A key names one pointer and rule id whatever their text: a NUL or U+0001 in either
+    /// does not let one pair's key be another's.
+    #[test]
+    fn keys_name_one_pointer_and_rule() {
+        let parts = [
+            "",
+            "a",
+            "\0",
+            "\u{1}",
+            "a\0",
+            "\0\u{1}",
+            "\0\0",
+            "/x\0\u{1}y",
+        ];
+        let mut seen = HashMap::new();
+        for p in parts {
+            for r in parts {
+                let mut k = String::new();
+                key_part(&mut k, p);
+                k.push_str(r);
+                assert_eq!(seen.insert(k, (p, r)), None, "{p:?} {r:?}");
+            }
+        }
+    }
+
     /// `ff.finish`, locating at line 7 the places `found` accepts; and the places it was
     /// asked about, in order.
     fn finish_located(
-        ff: FileFindings<'_>,
+        ff: FileFindings<'_, Test<'_>>,
         prefix: &str,
         min: Level,
         found: impl Fn(&str, &str) -> bool,

@@ -383,49 +383,34 @@ impl Job {
             Place::Suite(i) => format!("group {i}: "),
             Place::Root | Place::Bench => String::new(),
         };
-        let base = |rule: sarif::Rule, level: Level, pointer: &str| Finding {
-            region: None,
-            pointer: document_pointer(&head, pointer),
-            level,
-            rule,
-            message: String::new(),
-            uri: uri.to_owned(),
-        };
-        // An unknown keyword of the `full` subset is a finding of its own, at the keyword's
-        // pointer: two misspellings in one node are two results, and its fingerprint is the
-        // same as a warning and as an error (`--deny-unknown`).
-        let violation = |v: &schemalect::Violation, level: Level| {
-            let p = v.pointer.as_str();
-            let mut f = base(sarif::violation_rule(v), level, p);
-            if matches!(v.kind, ViolationKind::UnknownKeyword { .. }) {
-                f.pointer = document_pointer(&head, &v.pointer.join(&v.keyword).into_string());
-            }
-            f
+        let pushed = |what| Pushed {
+            what,
+            head: &head,
+            uri,
         };
         let mut ff = FileFindings::default();
         match &a.parsed {
             Err(e) => {
                 for v in &e.violations {
                     let place = (v.pointer.as_str(), v.keyword.as_str());
-                    ff.push(violation(v, Level::Error), place, None, v.to_string());
+                    ff.push(pushed(What::Violation(v)), Level::Error, place, None);
                 }
             }
             Ok(s) => {
                 for v in s.warnings() {
                     let place = (v.pointer.as_str(), v.keyword.as_str());
-                    ff.push(violation(v, Level::Warning), place, None, v.to_string());
+                    ff.push(pushed(What::Violation(v)), Level::Warning, place, None);
                 }
             }
         }
         for (l, d) in a.lowerings.iter().zip(denied) {
             let target = l.target().name();
             if let (true, Some(deny)) = (*d, self.deny) {
-                ff.push(
-                    base(sarif::deny_rule(l.mode()), Level::Error, ""),
-                    ("", ""),
-                    Some(target),
-                    format!("reaches only {} mode (--deny {deny})", l.mode()),
-                );
+                let what = What::Deny {
+                    mode: l.mode(),
+                    deny,
+                };
+                ff.push(pushed(what), Level::Error, ("", ""), Some(target));
             }
             // Nothing is enforced on a target that sends no schema: a warning; a widened
             // target enforces all but this constraint: a note.
@@ -435,13 +420,8 @@ impl Job {
                 Level::Note
             };
             for loss in l.losses() {
-                let p = loss.pointer.as_str();
-                ff.push(
-                    base(sarif::loss_rule(&loss.keyword), level, p),
-                    (p, &loss.keyword),
-                    Some(target),
-                    loss.to_string(),
-                );
+                let place = (loss.pointer.as_str(), &*loss.keyword);
+                ff.push(pushed(What::Loss(loss)), level, place, Some(target));
             }
         }
         out.extend(ff.finish(&group, self.min_level, |(pointer, keyword)| {
@@ -476,6 +456,103 @@ impl Job {
     }
 }
 
+/// A finding of `lint` as pushed ([`findings::Source`]): what it is, the group's place in the
+/// document (escaped, [`document_prefix`]) and the file's URI. The rule, pointer, URI and
+/// message strings are made only for the findings kept.
+#[derive(Debug)]
+struct Pushed<'a> {
+    what: What<'a>,
+    head: &'a str,
+    uri: &'a str,
+}
+
+#[derive(Debug)]
+enum What<'a> {
+    /// Out of the subset (an error), or a `full` subset warning.
+    Violation(&'a schemalect::Violation),
+    /// A target that reaches only `mode`, which `--deny` rejects.
+    Deny {
+        mode: Mode,
+        deny: Mode,
+    },
+    Loss(&'a schemalect::Loss),
+}
+
+impl Pushed<'_> {
+    /// The pointer in the schema. An unknown keyword of the `full` subset is a finding of its
+    /// own, at the keyword's pointer: two misspellings in one node are two results, and its
+    /// fingerprint is the same as a warning and as an error (`--deny-unknown`).
+    fn pointer(&self) -> std::borrow::Cow<'_, str> {
+        match self.what {
+            What::Violation(v) if matches!(v.kind, ViolationKind::UnknownKeyword { .. }) => {
+                v.pointer.join(&v.keyword).into_string().into()
+            }
+            What::Violation(v) => v.pointer.as_str().into(),
+            What::Loss(l) => l.pointer.as_str().into(),
+            What::Deny { .. } => "".into(),
+        }
+    }
+}
+
+impl findings::Source for Pushed<'_> {
+    fn key(&self, out: &mut String) {
+        findings::key_part(out, &self.pointer());
+        match self.what {
+            What::Violation(v) => sarif::violation_rule_id(v, out),
+            What::Loss(l) => sarif::loss_rule_id(&l.keyword, out),
+            What::Deny { mode, .. } => sarif::deny_rule_id(mode, out),
+        }
+    }
+
+    fn finding(&self) -> Finding {
+        let rule = match self.what {
+            What::Violation(v) => sarif::violation_rule(v),
+            What::Loss(l) => sarif::loss_rule(&l.keyword),
+            What::Deny { mode, .. } => sarif::deny_rule(mode),
+        };
+        Finding {
+            level: rule.level,
+            rule,
+            region: None,
+            pointer: document_pointer(self.head, &self.pointer()),
+            message: String::new(),
+            uri: self.uri.to_owned(),
+        }
+    }
+
+    fn detail(&self) -> String {
+        match self.what {
+            What::Violation(v) => v.to_string(),
+            What::Loss(l) => l.to_string(),
+            What::Deny { mode, deny } => format!("reaches only {mode} mode (--deny {deny})"),
+        }
+    }
+
+    /// Equal values print the same. Two losses with the same pointer and keyword and no hint
+    /// print the same exactly when their reasons are the same (`{pointer}: `{keyword}`
+    /// {reason}`); other values that differ may still print the same, so their text decides.
+    fn same_detail(&self, other: &Self) -> bool {
+        match (&self.what, &other.what) {
+            (What::Loss(a), What::Loss(b))
+                if a.pointer == b.pointer
+                    && a.keyword == b.keyword
+                    && a.hint.is_none()
+                    && b.hint.is_none() =>
+            {
+                a.reason == b.reason
+            }
+            (What::Loss(a), What::Loss(b)) if a == b => true,
+            (What::Violation(a), What::Violation(b)) if a == b => true,
+            (What::Deny { mode: a, deny: x }, What::Deny { mode: b, deny: y })
+                if a == b && x == y =>
+            {
+                true
+            }
+            _ => self.detail() == other.detail(),
+        }
+    }
+}
+
 /// The pointer of the schema's place in the document (`/3/schema` for a suite's fourth group),
 /// escaped once per group rather than once per finding.
 fn document_prefix(prefix: &[String]) -> String {
@@ -499,6 +576,56 @@ fn document_pointer(head: &str, pointer: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use findings::Source;
+    use schemalect::{Hint, Loss, Pointer};
+
+    /// Whether two pushed findings have the same message is what their messages say, however
+    /// `same_detail` finds it out: losses that differ in reason, hint, keyword or pointer,
+    /// and `--deny` hits.
+    #[test]
+    fn same_detail_is_the_same_message() {
+        let at = |p: &str| Pointer::root().join(p);
+        let hint = |t: &str| {
+            Some(Hint::DenyUnknownFields {
+                rust_type: t.to_owned(),
+            })
+        };
+        let loss = |p: &str, k: &'static str, r: &'static str, h: Option<Hint>| {
+            let mut l = Loss::new(&at(p), k, r);
+            l.hint = h;
+            l
+        };
+        let losses = [
+            loss("a", "pattern", "dropped", None),
+            loss("a", "pattern", "dropped", None),
+            loss("a", "pattern", "not sent", None),
+            loss("a", "pattern", "dropped", hint("T")),
+            loss("a", "pattern", "dropped", hint("U")),
+            loss("a", "pattern", "dropped (DenyUnknownFields)", None),
+            loss("a", "format", "dropped", None),
+            loss("b", "pattern", "dropped", None),
+            loss("a", "", "dropped", None),
+        ];
+        let pushed = |what| Pushed {
+            what,
+            head: "",
+            uri: "a.json",
+        };
+        for a in &losses {
+            for b in &losses {
+                let (x, y) = (pushed(What::Loss(a)), pushed(What::Loss(b)));
+                assert_eq!(x.same_detail(&y), x.detail() == y.detail(), "{a} / {b}");
+            }
+        }
+        let deny = |mode| {
+            pushed(What::Deny {
+                mode,
+                deny: Mode::Json,
+            })
+        };
+        assert!(deny(Mode::Json).same_detail(&deny(Mode::Json)));
+        assert!(!deny(Mode::Json).same_detail(&deny(Mode::Prompt)));
+    }
 
     #[test]
     fn pointers_start_at_the_document_root() {

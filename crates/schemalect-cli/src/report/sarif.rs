@@ -20,88 +20,146 @@ pub use crate::findings::{Finding, Level, Rule};
 
 /// The rule of a subset violation: one per kind, and one per keyword the subset leaves out.
 pub fn violation_rule(v: &Violation) -> Rule {
-    let (id, description) = match &v.kind {
-        ViolationKind::Outside(_) => (
-            format!("subset/outside/{}", v.keyword),
-            format!("`{}` is outside the ADR-126 subset", v.keyword),
-        ),
-        ViolationKind::Unknown => (
-            "subset/unknown-keyword".to_owned(),
-            "Unknown keyword: the subset accepts no other keywords (fail-closed)".to_owned(),
-        ),
-        ViolationKind::Shape { .. } => (
-            "subset/shape".to_owned(),
-            "A subset keyword whose value has the wrong shape".to_owned(),
-        ),
-        ViolationKind::BooleanSchema(_) => (
-            "subset/boolean-schema".to_owned(),
-            "A boolean schema, which the subset does not accept".to_owned(),
-        ),
-        ViolationKind::NotASchema(_) => (
-            "subset/not-a-schema".to_owned(),
-            "A schema that is not a JSON object".to_owned(),
-        ),
-        ViolationKind::AssertsNothing => (
-            "subset/asserts-nothing".to_owned(),
-            "A schema that asserts nothing (empty or annotations only)".to_owned(),
-        ),
-        ViolationKind::Pattern(_) => (
-            "subset/pattern".to_owned(),
-            "A `pattern` the linear-time engine cannot run, or that does not parse".to_owned(),
-        ),
-        ViolationKind::UnknownKeyword { .. } => {
-            // A warning in the `full` subset (an annotation); an error with `--deny-unknown`.
-            return Rule {
-                id: "full/unknown-keyword".to_owned(),
-                description: "Unknown keyword: an annotation under JSON Schema, asserting nothing (full subset); often a misspelt keyword".to_owned(),
-                level: Level::Warning,
-            };
-        }
-        ViolationKind::Unresolved(_) => (
-            "full/unresolved-reference".to_owned(),
-            "A reference that resolves to no schema of the document or of the documents provided"
-                .to_owned(),
-        ),
-        ViolationKind::Limit { .. } => (
-            "subset/limit".to_owned(),
-            "A parse limit (depth, nodes, enum values, pattern length) was exceeded".to_owned(),
-        ),
-        _ => (
-            "subset/other".to_owned(),
-            "Outside the ADR-126 subset".to_owned(),
-        ),
+    let (id, keyword, description, level) = violation_kind(&v.kind);
+    let (id, description) = if keyword {
+        (
+            format!("{id}{}", v.keyword),
+            format!("`{}` {description}", v.keyword),
+        )
+    } else {
+        (id.to_owned(), description.to_owned())
     };
     Rule {
         id,
         description,
-        level: Level::Error,
+        level,
+    }
+}
+
+/// Writes the id of [`violation_rule`] to `out`.
+pub fn violation_rule_id(v: &Violation, out: &mut String) {
+    let (id, keyword, _, _) = violation_kind(&v.kind);
+    out.push_str(id);
+    if keyword {
+        out.push_str(&v.keyword);
+    }
+}
+
+/// A violation kind's rule: its id, whether the keyword follows the id (and starts the
+/// description), the description, the level.
+fn violation_kind(kind: &ViolationKind) -> (&'static str, bool, &'static str, Level) {
+    match kind {
+        ViolationKind::Outside(_) => (
+            "subset/outside/",
+            true,
+            "is outside the ADR-126 subset",
+            Level::Error,
+        ),
+        ViolationKind::Unknown => (
+            "subset/unknown-keyword",
+            false,
+            "Unknown keyword: the subset accepts no other keywords (fail-closed)",
+            Level::Error,
+        ),
+        ViolationKind::Shape { .. } => (
+            "subset/shape",
+            false,
+            "A subset keyword whose value has the wrong shape",
+            Level::Error,
+        ),
+        ViolationKind::BooleanSchema(_) => (
+            "subset/boolean-schema",
+            false,
+            "A boolean schema, which the subset does not accept",
+            Level::Error,
+        ),
+        ViolationKind::NotASchema(_) => (
+            "subset/not-a-schema",
+            false,
+            "A schema that is not a JSON object",
+            Level::Error,
+        ),
+        ViolationKind::AssertsNothing => (
+            "subset/asserts-nothing",
+            false,
+            "A schema that asserts nothing (empty or annotations only)",
+            Level::Error,
+        ),
+        ViolationKind::Pattern(_) => (
+            "subset/pattern",
+            false,
+            "A `pattern` the linear-time engine cannot run, or that does not parse",
+            Level::Error,
+        ),
+        // A warning in the `full` subset (an annotation); an error with `--deny-unknown`.
+        ViolationKind::UnknownKeyword { .. } => (
+            "full/unknown-keyword",
+            false,
+            "Unknown keyword: an annotation under JSON Schema, asserting nothing (full subset); often a misspelt keyword",
+            Level::Warning,
+        ),
+        ViolationKind::Unresolved(_) => (
+            "full/unresolved-reference",
+            false,
+            "A reference that resolves to no schema of the document or of the documents provided",
+            Level::Error,
+        ),
+        ViolationKind::Limit { .. } => (
+            "subset/limit",
+            false,
+            "A parse limit (depth, nodes, enum values, pattern length) was exceeded",
+            Level::Error,
+        ),
+        _ => (
+            "subset/other",
+            false,
+            "Outside the ADR-126 subset",
+            Level::Error,
+        ),
     }
 }
 
 /// The rule of a loss: one per keyword (`loss/schema` for a whole-schema degradation).
 pub fn loss_rule(keyword: &str) -> Rule {
-    if keyword.is_empty() {
-        Rule {
-            id: "loss/schema".to_owned(),
-            description: "A provider does not enforce the schema natively".to_owned(),
-            level: Level::Note,
-        }
+    let mut id = String::new();
+    loss_rule_id(keyword, &mut id);
+    let description = if keyword.is_empty() {
+        "A provider does not enforce the schema natively".to_owned()
     } else {
-        Rule {
-            id: format!("loss/{keyword}"),
-            description: format!("A provider does not enforce `{keyword}`"),
-            level: Level::Note,
-        }
+        format!("A provider does not enforce `{keyword}`")
+    };
+    Rule {
+        id,
+        description,
+        level: Level::Note,
+    }
+}
+
+/// Writes the id of [`loss_rule`] to `out`.
+pub fn loss_rule_id(keyword: &str, out: &mut String) {
+    if keyword.is_empty() {
+        out.push_str("loss/schema");
+    } else {
+        out.push_str("loss/");
+        out.push_str(keyword);
     }
 }
 
 /// The rule of a `--deny` hit.
 pub fn deny_rule(mode: Mode) -> Rule {
+    let mut id = String::new();
+    deny_rule_id(mode, &mut id);
     Rule {
-        id: format!("deny/{mode}"),
+        id,
         description: format!("A target reaches only `{mode}` mode, which `--deny` rejects"),
         level: Level::Error,
     }
+}
+
+/// Writes the id of [`deny_rule`] to `out`.
+pub fn deny_rule_id(mode: Mode, out: &mut String) {
+    out.push_str("deny/");
+    out.push_str(mode.name());
 }
 
 /// The rule of a file that could not be used.
