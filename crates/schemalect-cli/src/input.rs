@@ -562,32 +562,17 @@ mod tests {
     /// better than reading up to each name again.
     #[test]
     fn a_root_repeating_no_key_is_read_up_to_a_member_unless_parsed_again() {
+        use Kind::{Bench, Schema, Suite};
         let dir = std::env::temp_dir().join(format!("schemalect-root-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("temp dir");
         let cases = [
-            (
-                r#"{"schema": {"type": "string"}, "tests": [{"data": 1}]}"#,
-                Kind::Bench,
-                true,
-            ),
-            (
-                r#"{"type": "object", "tests": [1, 2]}"#,
-                Kind::Schema,
-                false,
-            ),
-            (
-                r#"{"type": "object", "tests": [1], "type": "array"}"#,
-                Kind::Schema,
-                false,
-            ),
-            (
-                r#"{"schema": {}, "tests": [], "schema": true}"#,
-                Kind::Bench,
-                false,
-            ),
-            (r#"{"type": "object", "title": "t"}"#, Kind::Schema, true),
-            (r#"[{"schema": {}, "tests": []}]"#, Kind::Suite, false),
+            (r#"{"schema": {}, "tests": [{"data": 1}]}"#, Bench, true),
+            (r#"{"type": "object", "tests": [1, 2]}"#, Schema, false),
+            (r#"{"type": "a", "tests": [1], "type": "b"}"#, Schema, false),
+            (r#"{"schema": {}, "tests": [], "schema": 1}"#, Bench, false),
+            (r#"{"type": "object", "title": "t"}"#, Schema, true),
+            (r#"[{"schema": {}, "tests": []}]"#, Suite, false),
         ];
         for (i, (text, kind, unique)) in cases.into_iter().enumerate() {
             let p = dir.join(format!("{i}.json"));
@@ -595,7 +580,7 @@ mod tests {
             let doc = load_schemas(&p, 1 << 20, None).expect("loads");
             assert_eq!(detect(&doc.value), kind, "{text}");
             assert_eq!(doc.root_keys_unique, unique, "{text}");
-            if kind == Kind::Schema {
+            if kind == Schema {
                 assert_eq!(doc.value, parse_json(text).expect("valid"), "{text}");
             }
         }
