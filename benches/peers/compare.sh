@@ -3,6 +3,7 @@
 # files, in one run (docs/benchmarks.md, "Against pydantic-ai's transformers").
 #
 #   benches/peers/compare.sh [CORPUS_DIR]        (default ../shared/corpus/jsonschemabench)
+#   JSL_CORE=/path/to/json-schema-llm-core benches/peers/compare.sh
 #
 # Needs hyperfine and a Python with pydantic-ai-slim (`PYTHON=/path/to/python`, default python3).
 # The files are those of CORPUS_DIR inside the ADR-126 subset (as `schemalect lint` says). One
@@ -11,6 +12,11 @@
 # benches/peers/pydantic_ai_transformers.py runs pydantic-ai's OpenAI and Google transformers
 # on the same schemas in one Python process. Three alternating rounds, so that both see the
 # same machine.
+#
+# With JSL_CORE set to a checkout of the Rust peer jsonschema-llm's core crate (its
+# `crates/json-schema-llm-core`; it is on no registry), each round also times that crate's
+# `convert` for its OpenAI strict and Gemini targets on the same schemas in one process
+# (benches/peers/jsonschema_llm.rs, built here against JSL_CORE in a temporary folder).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 corpus=${1:-../shared/corpus/jsonschemabench}
@@ -32,6 +38,28 @@ for line in sys.stdin:
         shutil.copyfile(d["file"], dest)
         print(dest)' "$work" | sort -u > "$work/list" || true
 files=$work/files
+jsl=
+if [ -n "${JSL_CORE:-}" ]; then
+    core=$(cd "$JSL_CORE" && pwd)
+    mkdir -p "$work/jsl/src"
+    cp benches/peers/jsonschema_llm.rs "$work/jsl/src/main.rs"
+    cat > "$work/jsl/Cargo.toml" <<EOF
+[package]
+name = "jsl-harness"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+json-schema-llm-core = { path = "$core" }
+serde_json = "1"
+
+[workspace]
+EOF
+    JSL_CORE=$core cargo build --release -q --manifest-path "$work/jsl/Cargo.toml" \
+        --target-dir "$work/jsl/target"
+    jsl=$work/jsl/target/release/jsl-harness
+fi
 echo "$(wc -l < "$work/list") files in the subset; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo)"
 for round in 1 2 3; do
     echo "--- round $round: $(uptime)"
@@ -42,4 +70,7 @@ for round in 1 2 3; do
         "$s --no-config lower --format json --target openai,gemini $files" 2>&1 |
         grep -E "^Benchmark|Time|Range"
     "$python" benches/peers/pydantic_ai_transformers.py "$work/list" 7
+    if [ -n "$jsl" ]; then
+        "$jsl" "$work/list" 7
+    fi
 done
