@@ -471,10 +471,8 @@ enum What<'a> {
     /// Out of the subset (an error), or a `full` subset warning.
     Violation(&'a schemalect::Violation),
     /// A target that reaches only `mode`, which `--deny` rejects.
-    Deny {
-        mode: Mode,
-        deny: Mode,
-    },
+    Deny { mode: Mode, deny: Mode },
+    /// A constraint a target does not enforce.
     Loss(&'a schemalect::Loss),
 }
 
