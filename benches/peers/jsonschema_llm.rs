@@ -75,6 +75,19 @@ fn stats(ms: &mut Vec<f64>) -> (f64, f64) {
     (min, med)
 }
 
+/// One measure's lines: its minimum and median, and what each target's calls gave.
+fn report(name: &str, (min, median): (f64, f64), (openai, gemini): (Counts, Counts)) {
+    println!("{name}");
+    println!("  min    {min:10.2} ms");
+    println!("  median {median:10.2} ms");
+    for (target, c) in [("openai-strict:", openai), ("gemini:       ", gemini)] {
+        println!(
+            "  {target} ok {} / errors {} / panics {}",
+            c.ok, c.err, c.panic
+        );
+    }
+}
+
 fn real_main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 2 {
@@ -195,8 +208,8 @@ fn real_main() {
         option_env!("JSL_CORE").unwrap_or("(JSL_CORE not set at build time)")
     );
     println!("entry point: json_schema_llm_core::convert(&Value, &ConvertOptions) -> Result<ConvertResult, ConvertError>");
-    println!("targets: ConvertOptions::default() (target=OpenaiStrict, mode=Strict, max_depth=50, recursion_limit=3, polymorphism=AnyOf)");
-    println!("         and the same with target=Gemini");
+    println!("options: {openai:?}");
+    println!("         {gemini:?}");
     println!(
         "files listed: {}  read failures: {}  JSON parse failures: {}  schemas: {}",
         paths.len(),
@@ -206,31 +219,19 @@ fn real_main() {
     );
     println!("rounds: {} (after 1 warm-up round)", rounds);
     println!();
-    println!(
-        "[convert only] 2 targets x {} schemas per round",
-        schemas.len()
-    );
-    println!("  min    {:10.2} ms", min1);
-    println!("  median {:10.2} ms", med1);
-    println!(
-        "  openai-strict: ok {} / errors {} / panics {}",
-        w_o.ok, w_o.err, w_o.panic
-    );
-    println!(
-        "  gemini:        ok {} / errors {} / panics {}",
-        w_g.ok, w_g.err, w_g.panic
+    report(
+        &format!(
+            "[convert only] 2 targets x {} schemas per round",
+            schemas.len()
+        ),
+        (min1, med1),
+        (w_o, w_g),
     );
     println!();
-    println!("[same job] per file: read + parse + convert(openai-strict, gemini) + serde_json::to_string(result.schema)");
-    println!("  min    {:10.2} ms", min2);
-    println!("  median {:10.2} ms", med2);
-    println!(
-        "  openai-strict: ok {} / errors {} / panics {}",
-        j_o.ok, j_o.err, j_o.panic
-    );
-    println!(
-        "  gemini:        ok {} / errors {} / panics {}",
-        j_g.ok, j_g.err, j_g.panic
+    report(
+        "[same job] per file: read + parse + convert(openai-strict, gemini) + serde_json::to_string(result.schema)",
+        (min2, med2),
+        (j_o, j_g),
     );
     println!(
         "  io/parse failures during job: {}   output bytes (warm-up round): {}",
