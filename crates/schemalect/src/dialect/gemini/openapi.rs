@@ -682,7 +682,14 @@ impl Lowerer<'_> {
             upper = tighter(upper, hi, Ordering::Less);
         }
         let integer = t == JsonType::Integer;
-        for (bound, inclusive, step) in [(lower, "minimum", 1i128), (upper, "maximum", -1i128)] {
+        // The bounds as sent, kept here rather than looked up again in `m` (two hashed
+        // look-ups per number node).
+        let mut sent: [Option<Number>; 2] = [None, None];
+        for ((bound, inclusive, step), sent) in
+            [(lower, "minimum", 1i128), (upper, "maximum", -1i128)]
+                .into_iter()
+                .zip(&mut sent)
+        {
             let Some(b) = bound else { continue };
             let keyword = if step > 0 {
                 b.lower_keyword()
@@ -707,6 +714,9 @@ impl Lowerer<'_> {
             };
             match value.as_ref().and_then(double) {
                 Some(v) => {
+                    if let Value::Number(n) = &v {
+                        *sent = Some(n.clone());
+                    }
                     m.insert(inclusive.into(), v);
                 }
                 None => self.loss(
@@ -716,9 +726,7 @@ impl Lowerer<'_> {
                 ),
             }
         }
-        if let (Some(Value::Number(lo)), Some(Value::Number(hi))) =
-            (m.get("minimum"), m.get("maximum"))
-        {
+        if let [Some(lo), Some(hi)] = &sent {
             if cmp_numbers(lo, hi) == Some(Ordering::Greater) {
                 return (Out::Nothing, true);
             }
