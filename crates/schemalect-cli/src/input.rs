@@ -329,15 +329,15 @@ pub fn load(path: &Path, max: u64) -> Result<Document, InputError> {
 }
 
 /// [`load`] for the commands that read only the schemas of a file (`lint`, `lower`): the
-/// contents of each group's `tests` are checked as JSON but not kept ([`crate::skim`]), unless
-/// the document is read as one plain schema (of `kind`, or of the shape detected when `None`),
-/// which is then parsed whole.
+/// contents of each group's `tests` and `meta` are checked as JSON but not kept
+/// ([`crate::skim`]), unless the document is read as one plain schema (of `kind`, or of the
+/// shape detected when `None`), which is then parsed whole.
 pub fn load_schemas(path: &Path, max: u64, kind: Option<Kind>) -> Result<Document, InputError> {
     let text = read_text(path, max)?;
     let skimmed = crate::skim::from_str(&text).map_err(|e| json_error(&text, e))?;
-    // A plain schema with a `tests` member is parsed again whole. Its root keys are the ones
-    // the skim saw, but its root is the schema itself, which the locator walks into for
-    // finding after finding: the root's members read once and kept serve that better than
+    // A plain schema with a `tests` or `meta` member is parsed again whole. Its root keys are
+    // the ones the skim saw, but its root is the schema itself, which the locator walks into
+    // for finding after finding: the root's members read once and kept serve that better than
     // reading them again up to each name (`root_keys_unique` false: passing the skim's flag
     // through cost 0.6 % more instructions in a SARIF lint of the shared corpus).
     let (value, root_keys_unique) =

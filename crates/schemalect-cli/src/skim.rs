@@ -4,16 +4,17 @@
 //! the bytes are `tests`. Building them as `serde_json::Value`s and dropping them again was
 //! about two thirds of a `lower` run over the corpus (allocation and free, by callgrind), for
 //! values these commands never read. Here the document is parsed as [`crate::input::parse_json`]
-//! parses it, with one difference: the *contents* of a group's `tests` (the member `tests` of
-//! the root object, or of an object in the root array) are checked as JSON and skipped, and
-//! stand in the value as placeholders of the same shape: a list keeps its length with `null`
-//! items, any other value becomes an empty value of its JSON type. Shape detection
-//! ([`crate::input::detect`], [`crate::input::groups`]) reads only that shape, so it decides as
-//! it would on the whole value; every syntax error is still found, at the same place.
+//! parses it, with one difference: the *contents* of a group's `tests` and `meta` (the members
+//! of those names of the root object, or of an object in the root array; `meta` holds
+//! JSONSchemaBench's feature lists, about a quarter the size of the schema) are checked as JSON
+//! and skipped, and stand in the value as placeholders of the same shape: a list keeps its
+//! length with `null` items, any other value becomes an empty value of its JSON type. Shape
+//! detection ([`crate::input::detect`], [`crate::input::groups`]) reads only that shape, so it
+//! decides as it would on the whole value; every syntax error is still found, at the same place.
 //!
 //! The placeholders are right only where the document is read as groups. Where it is read as
 //! one plain schema (its shape is not a group file's, or `--kind schema` says so), a member
-//! named `tests` is part of that schema: the caller then parses the text again, whole
+//! named `tests` or `meta` is part of that schema: the caller then parses the text again, whole
 //! ([`Skimmed::skipped`] says whether anything was left out).
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -21,18 +22,22 @@ use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::fmt;
 
-/// A document parsed with the contents of its groups' `tests` left out.
+/// The members of a group that these commands never read (see the module doc).
+const SKIPPED: [&str; 2] = ["tests", "meta"];
+
+/// A document parsed with the contents of its groups' `tests` and `meta` left out.
 #[derive(Debug)]
 pub struct Skimmed {
     /// The document, with placeholders where contents were left out.
     pub value: Value,
-    /// Whether any `tests` member was replaced by a placeholder.
+    /// Whether any `tests` or `meta` member was replaced by a placeholder.
     pub skipped: bool,
     /// Whether the document is an object none of whose keys is repeated.
     pub root_keys_unique: bool,
 }
 
-/// Parses `text` as JSON, skipping the contents of groups' `tests` (see the module doc).
+/// Parses `text` as JSON, skipping the contents of groups' `tests` and `meta` (see the module
+/// doc).
 pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
     let mut de = serde_json::Deserializer::from_str(text);
     let skipped = Cell::new(false);
@@ -51,7 +56,7 @@ pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
     })
 }
 
-/// Where a value sits, which decides whether its `tests` member is skipped.
+/// Where a value sits, which decides whether its `tests` and `meta` members are skipped.
 #[derive(Clone, Copy)]
 enum At {
     /// The document: an object may be a benchmark-style group; an array, a list of groups.
@@ -137,7 +142,7 @@ impl<'de> Visitor<'de> for Level<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let value = if key == "tests" {
+            let value = if SKIPPED.contains(&key.as_str()) {
                 self.skipped.set(true);
                 map.next_value_seed(Placeholder)?
             } else {
@@ -223,14 +228,16 @@ mod tests {
 
     #[test]
     fn schemas_are_kept_and_tests_keep_their_shape() {
-        let text = r#"{"description": "d", "schema": {"type": "object", "tests": [1]},
+        let text = r#"{"description": "d", "meta": {"features": ["enum"], "size": 3},
+            "schema": {"type": "object", "tests": [1], "meta": {"a": 1}},
             "tests": [{"data": {"a": [1, 2]}, "valid": true}, {"data": "x", "valid": false}]}"#;
         let v = skimmed(text);
         let full = parse_json(text).expect("valid JSON");
-        // The schema (with a keyword named `tests` inside it) is kept whole.
+        // The schema (with keywords named `tests` and `meta` inside it) is kept whole.
         assert_eq!(v["schema"], full["schema"]);
         assert_eq!(v["description"], "d");
         assert_eq!(v["tests"], json!([null, null]));
+        assert_eq!(v["meta"], json!({}));
         assert_eq!(detect(&v), detect(&full));
     }
 
@@ -242,6 +249,8 @@ mod tests {
             r#"[{"schema": true, "tests": {"not": "a list"}}]"#,
             r#"{"schema": {}, "tests": "no"}"#,
             r#"{"type": "object", "properties": {"tests": {"type": "array"}}}"#,
+            r#"{"type": "object", "meta": {"owner": "x"}, "properties": {}}"#,
+            r#"[{"schema": {"type": "string"}, "meta": [1, {"a": 2}], "tests": []}]"#,
             r#"[1, 2.5, -3, "s", null, true, [{"tests": [1]}], {"tests": {"a": 1}}]"#,
             r#""just a string""#,
             "12345678901234567890",
@@ -292,6 +301,7 @@ mod tests {
             r#"{"schema": {}, "tests": [{"data": "\q"}]}"#,
             r#"{"schema": {}, "tests": []} trailing"#,
             r#"{"schema": {}, "tests": [01]}"#,
+            r#"{"meta": {"a": [1,, 2]}, "schema": {}, "tests": []}"#,
         ] {
             let Err(skim) = from_str(text) else {
                 panic!("{text} should not parse");
