@@ -77,6 +77,11 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
         Ok(g) => g,
         Err(e) => return failed(r, &e, args.format),
     };
+    // The file's lines go into one buffer, sized from its text: an eighth of it per target is
+    // about what a benchmark-style file's lines take (the corpus: 6.3 MB of lines for two
+    // targets from 24 MB of files), so the buffer grows once or not at all instead of doubling
+    // from empty (28,000 reallocations in a `lower` of the corpus).
+    r.out.reserve(doc.text.len() / 8 * settings.targets.len());
     let locator = Locator::new(&doc.text).unique_root_keys(doc.root_keys_unique);
     if args.format == Format::Text && groups.len() > 1 {
         r.status = Status::Error;
