@@ -11,7 +11,8 @@
 # profile, the default), timed whole by hyperfine with `--jobs 1` and with every core; then
 # benches/peers/pydantic_ai_transformers.py runs pydantic-ai's OpenAI and Google transformers
 # on the same schemas in one Python process. Three alternating rounds, so that both see the
-# same machine.
+# same machine. Each round also times the floor of any whole-process run over the files:
+# reading them and checking them as JSON, nothing built (benches/peers/floor.rs).
 #
 # With JSL_CORE set to a checkout of the Rust peer jsonschema-llm's core crate (its
 # `crates/json-schema-llm-core`; it is on no registry), each round also times that crate's
@@ -38,6 +39,26 @@ for line in sys.stdin:
         shutil.copyfile(d["file"], dest)
         print(dest)' "$work" | sort -u > "$work/list" || true
 files=$work/files
+# The floor (benches/peers/floor.rs): read every file and check it as JSON, nothing built, on
+# every core, with schemalect's allocator and serde_json features.
+mkdir -p "$work/floor/src"
+cp benches/peers/floor.rs "$work/floor/src/main.rs"
+cat > "$work/floor/Cargo.toml" <<EOF
+[package]
+name = "floor"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+serde = "1"
+serde_json = { version = "1", features = ["preserve_order"] }
+mimalloc = { version = "0.1.52", default-features = false }
+
+[workspace]
+EOF
+cargo build --release -q --manifest-path "$work/floor/Cargo.toml" --target-dir "$work/floor/target"
+floor=$work/floor/target/release/floor
 jsl=
 if [ -n "${JSL_CORE:-}" ]; then
     core=$(cd "$JSL_CORE" && pwd)
@@ -67,7 +88,9 @@ for round in 1 2 3; do
         --command-name "schemalect --jobs 1" \
         "$s --no-config lower --format json --target openai,gemini --jobs 1 $files" \
         --command-name "schemalect (every core)" \
-        "$s --no-config lower --format json --target openai,gemini $files" 2>&1 |
+        "$s --no-config lower --format json --target openai,gemini $files" \
+        --command-name "floor: read and check every file as JSON (every core)" \
+        "$floor $files" 2>&1 |
         grep -E "^Benchmark|Time|Range"
     "$python" benches/peers/pydantic_ai_transformers.py "$work/list" 7
     if [ -n "$jsl" ]; then
