@@ -39,47 +39,33 @@ for line in sys.stdin:
         shutil.copyfile(d["file"], dest)
         print(dest)' "$work" | sort -u > "$work/list" || true
 files=$work/files
+# A program of benches/peers built on its own, outside the workspace, in $work/NAME:
+# `harness NAME SOURCE DEPENDENCY_LINE...` prints the path of the built binary.
+harness() {
+    local name=$1 source=$2
+    shift 2
+    mkdir -p "$work/$name/src"
+    cp "$source" "$work/$name/src/main.rs"
+    {
+        printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n' "$name"
+        printf '[dependencies]\n'
+        printf '%s\n' "$@"
+        printf '\n[workspace]\n'
+    } > "$work/$name/Cargo.toml"
+    cargo build --release -q --manifest-path "$work/$name/Cargo.toml" \
+        --target-dir "$work/$name/target" || return
+    echo "$work/$name/target/release/$name"
+}
 # The floor (benches/peers/floor.rs): read every file and check it as JSON, nothing built, on
 # every core, with schemalect's allocator and serde_json features.
-mkdir -p "$work/floor/src"
-cp benches/peers/floor.rs "$work/floor/src/main.rs"
-cat > "$work/floor/Cargo.toml" <<EOF
-[package]
-name = "floor"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-serde = "1"
-serde_json = { version = "1", features = ["preserve_order"] }
-mimalloc = { version = "0.1.52", default-features = false }
-
-[workspace]
-EOF
-cargo build --release -q --manifest-path "$work/floor/Cargo.toml" --target-dir "$work/floor/target"
-floor=$work/floor/target/release/floor
+floor=$(harness floor benches/peers/floor.rs 'serde = "1"' \
+    'serde_json = { version = "1", features = ["preserve_order"] }' \
+    'mimalloc = { version = "0.1.52", default-features = false }')
 jsl=
 if [ -n "${JSL_CORE:-}" ]; then
     core=$(cd "$JSL_CORE" && pwd)
-    mkdir -p "$work/jsl/src"
-    cp benches/peers/jsonschema_llm.rs "$work/jsl/src/main.rs"
-    cat > "$work/jsl/Cargo.toml" <<EOF
-[package]
-name = "jsl-harness"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-json-schema-llm-core = { path = "$core" }
-serde_json = "1"
-
-[workspace]
-EOF
-    JSL_CORE=$core cargo build --release -q --manifest-path "$work/jsl/Cargo.toml" \
-        --target-dir "$work/jsl/target"
-    jsl=$work/jsl/target/release/jsl-harness
+    jsl=$(JSL_CORE=$core harness jsl-harness benches/peers/jsonschema_llm.rs \
+        "json-schema-llm-core = { path = \"$core\" }" 'serde_json = "1"')
 fi
 echo "$(wc -l < "$work/list") files in the subset; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo)"
 for round in 1 2 3; do
