@@ -260,12 +260,12 @@ fn int64(n: u64) -> Option<Value> {
 
 /// A `double` field's value, or `None` when the number has no exact double: the server would
 /// round it, possibly inward, which narrows.
-fn double(n: &Number) -> Option<Value> {
-    let exact = match num(n) {
+fn double(n: Number) -> Option<Number> {
+    let exact = match num(&n) {
         Num::Int(i) => (i as f64) as i128 == i,
         Num::Float(_) => true,
     };
-    exact.then(|| Value::Number(n.clone()))
+    exact.then_some(n)
 }
 
 /// An integral number as an `i128` (`5.0` included), when it has one.
@@ -712,12 +712,10 @@ impl Lowerer<'_> {
             } else {
                 Some(b.value.clone())
             };
-            match value.as_ref().and_then(double) {
-                Some(v) => {
-                    if let Value::Number(n) = &v {
-                        *sent = Some(n.clone());
-                    }
-                    m.insert(inclusive.into(), v);
+            match value.and_then(double) {
+                Some(n) => {
+                    m.insert(inclusive.into(), Value::Number(n.clone()));
+                    *sent = Some(n);
                 }
                 None => self.loss(
                     node,
