@@ -210,10 +210,12 @@ pub fn run_ordered<T: Send>(
             .filter(|run| !run.is_empty())
             .map(|run| (start, run))
     };
+    // How many runs may wait: in the channel, and again in the calling thread's queue.
+    let bound = threads * 4;
     thread::scope(|scope| {
         // Bounded, so that a reader that is slow to take the output (a pager, a full pipe)
         // holds the workers back instead of the run's whole output piling up in memory.
-        let (tx, rx) = mpsc::sync_channel::<(usize, Vec<T>)>(threads * 4);
+        let (tx, rx) = mpsc::sync_channel::<(usize, Vec<T>)>(bound);
         for _ in 1..threads {
             let tx = tx.clone();
             let (take, work) = (&take, &work);
@@ -232,11 +234,29 @@ pub fn run_ordered<T: Send>(
             chunk,
         };
         let mut stopped = false;
-        while let Some((start, run)) = take() {
+        'work: loop {
+            // Runs waiting for an earlier one that a worker still holds (a worker the system
+            // has not scheduled for a while): wait for that one rather than work further
+            // ahead, so that the queue stays bounded however the threads are scheduled.
+            while ordered.pending.len() >= bound {
+                let Ok((start, results)) = rx.recv() else {
+                    break;
+                };
+                ordered.pending.insert(start, results);
+                if !ordered.deliver(&mut sink) {
+                    stopped = true;
+                    break 'work;
+                }
+            }
+            let Some((start, run)) = take() else {
+                break;
+            };
             ordered
                 .pending
                 .insert(start, run.iter().map(&work).collect());
-            ordered.pending.extend(rx.try_iter());
+            // At most a channel's worth: on a busy core, each run received wakes a worker
+            // blocked on a full channel, which may send another before this loop asks again.
+            ordered.pending.extend(rx.try_iter().take(bound));
             if !ordered.deliver(&mut sink) {
                 stopped = true;
                 break;
@@ -320,10 +340,59 @@ mod tests {
             },
         );
         assert_eq!(taken, 2_000);
-        // A bounded number of runs: those drained from the channel and being handed over, as
-        // many again in the channel, one waiting to be sent, the caller's own (about 20 runs
-        // of 15 here); without the bound, the worker finished the whole run (1,999 ahead).
+        // A bounded number of runs: the caller's queue (up to twice the channel's 8 runs), as
+        // many again in the channel, one waiting to be sent, the caller's own (about 26 runs
+        // of 15 here, however the two threads are scheduled); without the bound, the worker
+        // finished the whole run (1,999 ahead).
         assert!(ahead <= chunk * 30, "{ahead} done ahead of the sink");
+    }
+
+    /// A worker that stops for a while (the system schedules something else) holds a run the
+    /// calling thread must hand over before its own: the caller waits for it once a bounded
+    /// number of runs are queued, instead of doing the whole rest of the work ahead.
+    #[test]
+    fn a_stalled_worker_holds_the_caller_back() {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let items: Vec<Item> = (0..2_000)
+            .map(|i| Item::File(PathBuf::from(i.to_string())))
+            .collect();
+        let chunk = chunk_len(items.len(), 2);
+        let caller = std::thread::current().id();
+        let stalled = AtomicBool::new(false);
+        let done = AtomicUsize::new(0);
+        let mut taken = 0;
+        let mut ahead = 0;
+        run_ordered(
+            &items,
+            2,
+            |_| {
+                if std::thread::current().id() != caller {
+                    if !stalled.swap(true, Ordering::SeqCst) {
+                        std::thread::sleep(std::time::Duration::from_millis(100));
+                    }
+                } else {
+                    // The caller goes on only once the worker holds its first run.
+                    let start = std::time::Instant::now();
+                    while !stalled.load(Ordering::SeqCst)
+                        && start.elapsed() < std::time::Duration::from_secs(10)
+                    {
+                        std::thread::yield_now();
+                    }
+                }
+                done.fetch_add(1, Ordering::Relaxed)
+            },
+            |_| {
+                taken += 1;
+                ahead = ahead.max(done.load(Ordering::Relaxed) - taken);
+                true
+            },
+        );
+        assert_eq!(taken, 2_000);
+        assert!(stalled.load(Ordering::Relaxed), "the worker took no run");
+        // The caller's queue (up to twice the channel's 8 runs after draining it), the channel
+        // and the run in each thread's hands; without the wait, the caller did all the other
+        // runs (about 1,980 ahead).
+        assert!(ahead <= chunk * 30, "{ahead} done ahead of the stalled run");
     }
 
     /// The calling thread works too: with two threads, one worker is spawned and the caller
