@@ -944,6 +944,8 @@ fn check_case_in(
                 .with_profile(profile)
                 .with_null_means_absent(nulls);
             let lowering = schema.lower(target, &options);
+            contract::assessed_alike(&schema, target, &options, &lowering)
+                .map_err(|e| format!("{e}\n  schema: {s}"))?;
             match contract::check_lowering_with(s, &lowering, profile, nulls, &valid, &invalid) {
                 Ok(c) => {
                     Tally::add(&tally.lowerings, 1);
@@ -1500,6 +1502,9 @@ fn replay(subset: Subset) {
                     .with_profile(profile)
                     .with_null_means_absent(nulls);
                 let lowering = schema.lower(target, &options);
+                if let Err(e) = contract::assessed_alike(&schema, target, &options, &lowering) {
+                    failures.push(format!("{name}: {e}"));
+                }
                 if let Some(out) = dump.as_mut().filter(|_| lowering.wire() != &json!({})) {
                     use std::io::Write as _;
                     let all: Vec<Value> = tests.iter().map(|t| t["data"].clone()).collect();

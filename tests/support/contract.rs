@@ -19,7 +19,7 @@
 
 use crate::oracle::{self, Language};
 use crate::{engines, gbnf};
-use schemalect::{Lowering, Mode, Profile, Target};
+use schemalect::{LowerOptions, Lowering, Mode, Profile, Schema, Target};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -139,6 +139,29 @@ pub fn blockers_once_per_node(lowering: &Lowering) -> Result<(), String> {
         return Err("a fallback without a reason".to_owned());
     }
     Ok(())
+}
+
+/// `Schema::assess` gives what `lowering` (`schema.lower(target, options)`) says: the same mode
+/// and the same losses, in the same order, though it builds no request where the verdict does
+/// not depend on one (`lint` reads it; `lower` and `suite` print the lowering's).
+pub fn assessed_alike(
+    schema: &Schema,
+    target: Target,
+    options: &LowerOptions,
+    lowering: &Lowering,
+) -> Result<(), String> {
+    let a = schema.assess(target, options);
+    if a.target() == target && a.mode() == lowering.mode() && a.losses() == lowering.losses() {
+        return Ok(());
+    }
+    Err(format!(
+        "[assess] {target:?} {:?}: assessed {:?} with {:?}, lowered {:?} with {:?}",
+        options.profile,
+        a.mode(),
+        a.losses(),
+        lowering.mode(),
+        lowering.losses()
+    ))
 }
 
 /// True when `lifted` is `x` with some object members whose value is `null` removed (and

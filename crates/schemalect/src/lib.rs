@@ -29,7 +29,9 @@
 //!    into the provider's request body ([`Lowering::wire`]), the [`Mode`] reached (`exact`,
 //!    `widened`, `json` or `prompt`) and every [`Loss`] (a constraint the provider will not
 //!    enforce; local validation still does). Lowering never fails: when nothing native can keep
-//!    the widening contract, it falls back to a weaker mode and says why.
+//!    the widening contract, it falls back to a weaker mode and says why. A linter, which
+//!    reads only the mode and the losses, asks [`Schema::assess`] for them: the same
+//!    [`Assessment`], without building the request where the verdict does not need it.
 //! 4. [`Lowering::accept`] decodes the provider's answer (text, or the decoded tool input for
 //!    Claude), undoes any reshaping and validates the result against the source schema.
 //!
@@ -610,7 +612,8 @@ pub use error::{SubsetError, ValidationError, ValidationErrors, Violation, Viola
 pub use ir::{Draft, FullRules, NodeId, Subset};
 pub use limits::Limits;
 pub use lower::{
-    json_mode, AcceptError, Answer, Hint, Loss, LowerOptions, Lowering, Mode, Profile, Target,
+    json_mode, AcceptError, Answer, Assessment, Hint, Loss, LowerOptions, Lowering, Mode, Profile,
+    Target,
 };
 pub use pointer::Pointer;
 pub use schema::Schema;

@@ -13,7 +13,7 @@ use crate::progress::Console;
 use crate::report::json::{self, LintLine, LintTarget};
 use crate::report::text::{self, count, Summary};
 use crate::report::{gitlab, label, sarif, Out};
-use schemalect::{Mode, ViolationKind};
+use schemalect::{Assessment, Mode, ViolationKind};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -303,7 +303,7 @@ impl Job {
         let locator = Locator::new(&doc.text).unique_root_keys(doc.root_keys_unique);
         let mut text = String::new();
         for g in &groups {
-            let a = self.settings.analyse(g.schema);
+            let a = self.settings.assess(g.schema);
             r.summary.schema(&a);
             let denied: Vec<bool> = a
                 .lowerings
@@ -374,7 +374,7 @@ impl Job {
         uri: &str,
         locator: &Locator<'_>,
         g: &Group<'_>,
-        a: &Analysis,
+        a: &Analysis<Assessment>,
         denied: &[bool],
     ) {
         let prefix = g.place.tokens();

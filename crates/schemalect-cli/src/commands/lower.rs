@@ -111,7 +111,9 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
                             errors: &errors,
                             mode: lowering.map(|l| l.mode().name()),
                             wire: lowering.map(|l| l.wire()),
-                            losses: lowering.map(json::losses).unwrap_or_default(),
+                            losses: lowering
+                                .map(|l| json::losses(l.assessment()))
+                                .unwrap_or_default(),
                         },
                     );
                 }

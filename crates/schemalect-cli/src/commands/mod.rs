@@ -8,7 +8,8 @@ pub mod suite;
 
 use crate::input::{self, Document, Group, InputError, Item, Kind};
 use schemalect::{
-    LowerOptions, Lowering, Mode, ParseOptions, Profile, Schema, Subset, SubsetError, Target,
+    Assessment, LowerOptions, Lowering, Mode, ParseOptions, Profile, Schema, Subset, SubsetError,
+    Target,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -108,13 +109,15 @@ pub fn groups<'d>(
     input::groups(&doc.value, kind).map_err(|e| FileError::new(file, &e))
 }
 
-/// A schema parsed and lowered for each selected target (none when it is out of the subset).
+/// A schema parsed and lowered for each selected target (none when it is out of the subset):
+/// a [`Lowering`] each ([`Settings::analyse`]), or only its [`Assessment`] where no request is
+/// printed ([`Settings::assess`]).
 #[derive(Debug)]
-pub struct Analysis {
+pub struct Analysis<L = Lowering> {
     /// The parsed schema, or every violation.
     pub parsed: Result<Schema, SubsetError>,
     /// One lowering per selected target, in target order; empty when out of the subset.
-    pub lowerings: Vec<Lowering>,
+    pub lowerings: Vec<L>,
     /// Per lowering, with [`Settings::hints`]: the profile that would send natively what
     /// this one sends as JSON mode or a prompt, and the mode it reaches.
     pub hints: Vec<Option<(Profile, Mode)>>,
@@ -142,19 +145,29 @@ pub struct Settings {
 impl Settings {
     /// Parses `schema` and lowers it for every target.
     pub fn analyse(&self, schema: &Value) -> Analysis {
+        self.analysis(schema, |s, t| s.lower(t, &self.lower))
+    }
+
+    /// Parses `schema` and assesses it for every target: the modes and losses of
+    /// [`Settings::analyse`] without the requests, which `lint` never prints.
+    pub fn assess(&self, schema: &Value) -> Analysis<Assessment> {
+        self.analysis(schema, |s, t| s.assess(t, &self.lower))
+    }
+
+    fn analysis<L: AsRef<Assessment>>(
+        &self,
+        schema: &Value,
+        lower: impl Fn(&Schema, Target) -> L,
+    ) -> Analysis<L> {
         let parsed = Schema::parse_with(schema, &self.parse);
-        let lowerings = match &parsed {
-            Ok(s) => self
-                .targets
-                .iter()
-                .map(|t| s.lower(*t, &self.lower))
-                .collect(),
+        let lowerings: Vec<L> = match &parsed {
+            Ok(s) => self.targets.iter().map(|t| lower(s, *t)).collect(),
             Err(_) => Vec::new(),
         };
         let hints = if self.hints {
             lowerings
                 .iter()
-                .map(|l: &Lowering| l.stronger_profile(&self.lower))
+                .map(|l| l.as_ref().stronger_profile(&self.lower))
                 .collect()
         } else {
             Vec::new()

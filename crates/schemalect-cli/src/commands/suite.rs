@@ -152,7 +152,7 @@ fn file(item: &Item, settings: &Settings, args: &SuiteArgs) -> FileReport {
                             target: l.target().name(),
                             mode: l.mode().name(),
                             wire: l.wire(),
-                            losses: json::losses(l),
+                            losses: json::losses(l.assessment()),
                             encoded,
                             lifted,
                         }

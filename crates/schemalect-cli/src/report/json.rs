@@ -4,7 +4,7 @@
 use crate::commands::FileError;
 use crate::input::Place;
 use crate::locate::Locator;
-use schemalect::{Lowering, SubsetError};
+use schemalect::{Assessment, SubsetError};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -83,7 +83,7 @@ pub struct Loss<'a> {
 }
 
 /// The losses of a lowering.
-pub fn losses(l: &Lowering) -> Vec<Loss<'_>> {
+pub fn losses(l: &Assessment) -> Vec<Loss<'_>> {
     l.losses()
         .iter()
         .map(|x| Loss {

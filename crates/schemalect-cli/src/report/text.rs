@@ -3,7 +3,9 @@
 use crate::commands::{Analysis, Status};
 use crate::input::Place;
 use crate::locate::{Locator, Region};
-use schemalect::{Lowering, Mode, Profile, Subset, SubsetError, Target, Violation, ViolationKind};
+use schemalect::{
+    Assessment, Mode, Profile, Subset, SubsetError, Target, Violation, ViolationKind,
+};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -58,10 +60,10 @@ pub fn violations(buf: &mut String, locator: &Locator<'_>, place: Place, err: &S
 /// `denied` marks a mode that `--deny` rejects; with `deny_on`, the loss column leaves room for
 /// that mark on every line.
 /// `hint`: the profile that would send natively what this fallback does not
-/// ([`Lowering::stronger_profile`]), printed as one more line in the loss column.
+/// ([`Assessment::stronger_profile`]), printed as one more line in the loss column.
 pub fn target(
     buf: &mut String,
-    l: &Lowering,
+    l: &Assessment,
     width: usize,
     (denied, deny_on): (bool, bool),
     hint: Option<(Profile, Mode)>,
@@ -141,7 +143,7 @@ impl Summary {
     }
 
     /// Counts one schema.
-    pub fn schema(&mut self, a: &Analysis) {
+    pub fn schema<L: AsRef<Assessment>>(&mut self, a: &Analysis<L>) {
         self.schemas += 1;
         self.subset.get_or_insert(a.subset);
         self.extended_only += usize::from(a.extended_only);
@@ -150,7 +152,7 @@ impl Summary {
                 self.in_subset += 1;
                 self.warnings += s.warnings().len();
                 for (row, l) in self.modes.iter_mut().zip(&a.lowerings) {
-                    if let Some(i) = Mode::ALL.iter().position(|m| *m == l.mode()) {
+                    if let Some(i) = Mode::ALL.iter().position(|m| *m == l.as_ref().mode()) {
                         if let Some(cell) = row.get_mut(i) {
                             *cell += 1;
                         }

@@ -16,9 +16,9 @@
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support, ValueKinds};
 use super::closed::{self, census, root_loss};
-use super::emit::{blockers, emit, Closure, Degrade, JsonDialect, Types};
+use super::emit::{blockers, emit, emit_for, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Normalized, Rewrites};
-use super::Outcome;
+use super::{Outcome, Produce};
 use crate::loss::{Loss, Mode};
 use crate::options::LowerOptions;
 use crate::pointer::Pointer;
@@ -147,6 +147,7 @@ fn forced_tool(
     options: &LowerOptions,
     caps: &'static Capabilities,
     max_name: usize,
+    produce: Produce,
 ) -> Result<ForcedTool, Outcome> {
     if options.claude_thinking {
         return Err(prompt(root_loss(
@@ -160,7 +161,10 @@ fn forced_tool(
         closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
     let (input_schema, strict, mode, losses) = match strict(&normalized, caps) {
         Ok((sent, losses)) => (sent, true, super::native_mode(&losses), losses),
-        Err(Degrade(blockers)) => (guide(&normalized.schema, caps), false, Mode::Json, blockers),
+        Err(Degrade(blockers)) => {
+            let guide = guide(&normalized.schema, caps, produce);
+            (guide, false, Mode::Json, blockers)
+        }
     };
     Ok(ForcedTool {
         name,
@@ -172,8 +176,8 @@ fn forced_tool(
     })
 }
 
-pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions) -> Outcome {
-    let t = match forced_tool(schema, options, &CLAUDE, MAX_NAME) {
+pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions, produce: Produce) -> Outcome {
+    let t = match forced_tool(schema, options, &CLAUDE, MAX_NAME, produce) {
         Ok(t) => t,
         Err(outcome) => return outcome,
     };
@@ -197,8 +201,8 @@ pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions) -> Outcome {
 /// Bedrock Converse: the same forced tool as `claude`, spelled `toolConfig.tools[0].toolSpec`
 /// and forced by `toolChoice.tool.name`. Bedrock refuses `output_config.format` for recent
 /// Claude models, so there is no native-format variant of this route.
-pub(crate) fn lower_bedrock(schema: &Schema, options: &LowerOptions) -> Outcome {
-    let t = match forced_tool(schema, options, &BEDROCK, BEDROCK_MAX_NAME) {
+pub(crate) fn lower_bedrock(schema: &Schema, options: &LowerOptions, produce: Produce) -> Outcome {
+    let t = match forced_tool(schema, options, &BEDROCK, BEDROCK_MAX_NAME, produce) {
         Ok(t) => t,
         Err(outcome) => return outcome,
     };
@@ -332,8 +336,10 @@ fn over_limit(what: String) -> Result<(), Degrade> {
 
 /// The `input_schema` of a plain (non-strict) forced tool: guidance only, so it may stay open,
 /// but its root must say `type: "object"` (exact: the root admits only objects). When even
-/// that cannot be emitted, `{"type": "object"}` is what the tool guarantees anyway.
-fn guide(schema: &Schema, caps: &'static Capabilities) -> Value {
+/// that cannot be emitted, `{"type": "object"}` is what the tool guarantees anyway. Nothing is
+/// checked on it, so for [`Produce::Verdict`] it is walked (the walk spends the work budget
+/// the verdict depends on) but not built.
+fn guide(schema: &Schema, caps: &'static Capabilities, produce: Produce) -> Value {
     let dialect = JsonDialect {
         caps: Some(caps),
         closure: Closure::ExplicitOpen,
@@ -342,7 +348,7 @@ fn guide(schema: &Schema, caps: &'static Capabilities) -> Value {
         references: true,
         explicit_items: false,
     };
-    match emit(schema, dialect) {
+    match emit_for(schema, dialect, produce) {
         Ok(emitted) => {
             let mut sent = emitted.schema;
             if let Value::Object(map) = &mut sent {

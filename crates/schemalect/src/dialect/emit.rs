@@ -8,6 +8,7 @@
 //! back to a weaker mode.
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
+use super::Produce;
 use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, RequiredNames};
 use crate::keywords::{self, Role};
 use crate::loss::Loss;
@@ -152,6 +153,20 @@ pub(crate) fn emit(schema: &Schema, dialect: JsonDialect) -> Result<Emitted, Deg
     #[cfg(test)]
     tests::check_discarding_walk(schema, dialect, &emitted);
     emitted
+}
+
+/// [`emit`] as `produce` asks: for [`Produce::Verdict`], the discarding walk of [`blockers`],
+/// whose schema is `{}` and whose losses and blockers are the emission's. Only for callers
+/// that check nothing on the schema emitted, so that their verdict is the same either way.
+pub(crate) fn emit_for(
+    schema: &Schema,
+    dialect: JsonDialect,
+    produce: Produce,
+) -> Result<Emitted, Degrade> {
+    match produce {
+        Produce::Request => emit(schema, dialect),
+        Produce::Verdict => walk(schema, dialect, true),
+    }
 }
 
 /// The blockers of an emission that will not be sent whatever it finds, its caller holding

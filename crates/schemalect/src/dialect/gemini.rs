@@ -32,9 +32,9 @@ pub(crate) use interactions::lower as lower_interactions;
 pub(crate) use json_schema::lower as lower_json;
 pub(crate) use openapi::lower as lower_openapi;
 
-use super::emit::{emit, JsonDialect};
+use super::emit::{emit_for, JsonDialect};
 use super::normalize::{normalize, Rewrites};
-use super::Outcome;
+use super::{Outcome, Produce};
 use crate::loss::{Loss, Mode};
 use crate::schema::Schema;
 use serde_json::{json, Value};
@@ -54,10 +54,12 @@ fn native(field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
 }
 
 /// The body both JSON-Schema wires share: `allOf` merged into its parent, then the generic
-/// emitter in `dialect`. The schema to send with every loss, or why it cannot be sent.
+/// emitter in `dialect`. The schema to send with every loss, or why it cannot be sent (for
+/// [`Produce::Verdict`], no schema: neither wire checks it).
 fn emit_json_schema(
     schema: &Schema,
     dialect: JsonDialect,
+    produce: Produce,
 ) -> Result<(Value, Vec<Loss>), Vec<Loss>> {
     let normalized = normalize(
         schema,
@@ -66,7 +68,7 @@ fn emit_json_schema(
             distribute_unions: false,
         },
     );
-    let emitted = emit(&normalized.schema, dialect).map_err(|d| d.0)?;
+    let emitted = emit_for(&normalized.schema, dialect, produce).map_err(|d| d.0)?;
     let mut losses = normalized.losses;
     losses.extend(emitted.losses);
     Ok((emitted.schema, losses))

@@ -25,6 +25,21 @@ use std::collections::HashSet;
 pub use caps::Capabilities;
 pub use refusal::{contradiction, Contradicted, Contradiction};
 
+/// What a lowering is asked for. A linter reads a lowering's verdict (its mode and losses) and
+/// never sends its request, and building the request is most of an emission's cost (maps of
+/// owned keys and values, written and dropped). So for [`Produce::Verdict`] the dialects whose
+/// verdict does not depend on the request they build walk the schema without building it (the
+/// emitter's discarding walk, which decides as the full one does); those that check limits on
+/// the request built (OpenAI's and Claude's strict schemas, Gemini's `responseSchema`) still
+/// build it. The request of a verdict-only lowering is meaningless and never leaves the crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Produce {
+    /// The request, to be sent: every lowering a caller can see.
+    Request,
+    /// The mode and losses alone ([`crate::Schema::assess`]).
+    Verdict,
+}
+
 /// What a dialect produced: the lowering without its schema handle.
 pub(crate) struct Outcome {
     pub mode: Mode,
@@ -181,12 +196,18 @@ pub(crate) fn reshape_needs(target: Target) -> Needs {
 }
 
 /// Lowers `schema` for `target`.
-pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
+pub(crate) fn lower(
+    schema: &Schema,
+    target: Target,
+    options: &LowerOptions,
+    produce: Produce,
+) -> Outcome {
     lower_derived(
         schema,
         target,
         options,
         &declared::hidden_by_references(schema),
+        produce,
     )
 }
 
@@ -197,6 +218,7 @@ pub(crate) fn lower_derived(
     target: Target,
     options: &LowerOptions,
     hidden: &HashSet<crate::pointer::Pointer>,
+    produce: Produce,
 ) -> Outcome {
     // Extended subset: references that are not recursive are written out in place for every
     // dialect; recursive ones are left to the dialect. Past the output bound none is written
@@ -207,7 +229,7 @@ pub(crate) fn lower_derived(
         Target::Gemini | Target::VertexGemini => {
             gemini::lower_openapi(&inlined.schema, options, hidden)
         }
-        _ => lower_inlined(&inlined.schema, target, options),
+        _ => lower_inlined(&inlined.schema, target, options, produce),
     };
     if let Some(x) = expansion.filter(|_| out.mode > Mode::Widened) {
         for loss in out.losses.iter_mut().filter(|l| l.keyword == "$ref") {
@@ -223,24 +245,29 @@ pub(crate) fn lower_derived(
     out
 }
 
-fn lower_inlined(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
+fn lower_inlined(
+    schema: &Schema,
+    target: Target,
+    options: &LowerOptions,
+    produce: Produce,
+) -> Outcome {
     match target {
-        Target::Ollama => ollama::lower(schema, options),
-        Target::OllamaMlx => ollama_mlx::lower(schema, options),
-        Target::LlamaServer => ollama::lower_llama_server(schema, options),
+        Target::Ollama => ollama::lower(schema, produce),
+        Target::OllamaMlx => ollama_mlx::lower(schema, produce),
+        Target::LlamaServer => ollama::lower_llama_server(schema, produce),
         Target::Gemini | Target::VertexGemini => {
             gemini::lower_openapi(schema, options, &declared::hidden_by_references(schema))
         }
-        Target::GeminiJson => gemini::lower_json(schema, options),
-        Target::GeminiInteractions => gemini::lower_interactions(schema, options),
+        Target::GeminiJson => gemini::lower_json(schema, produce),
+        Target::GeminiInteractions => gemini::lower_interactions(schema, produce),
         Target::OpenAi
         | Target::OpenAiResponses
         | Target::Groq
         | Target::Mistral
         | Target::OpenRouter => openai::lower(schema, target, options),
-        Target::Claude => claude::lower_tool(schema, options),
+        Target::Claude => claude::lower_tool(schema, options, produce),
         Target::ClaudeNative => claude::lower_native(schema, options),
-        Target::BedrockClaude => claude::lower_bedrock(schema, options),
+        Target::BedrockClaude => claude::lower_bedrock(schema, options, produce),
     }
 }
 

@@ -18,12 +18,11 @@
 //! and fails: no rewrite of the schema avoids that, so such a schema falls back to `"json"`.
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
-use super::emit::{emit, Closure, Degrade, JsonDialect, Types};
+use super::emit::{emit_for, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
-use super::{json_mode_allowed, Outcome};
+use super::{json_mode_allowed, Outcome, Produce};
 use crate::ir::{Additional, ObjectRules};
 use crate::loss::{Loss, Mode};
-use crate::options::LowerOptions;
 use crate::schema::Schema;
 use crate::target::Target;
 use serde_json::{json, Value};
@@ -104,8 +103,8 @@ const DIALECT: JsonDialect = JsonDialect {
 
 /// Ollama `format` (GGUF models, llama.cpp's converter); `"json"` or nothing when the schema
 /// cannot be sent.
-pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    match convert(schema, &CAPABILITIES) {
+pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
+    match convert(schema, &CAPABILITIES, produce) {
         Ok((sent, losses)) => Outcome::native(super::object([("format", sent)]), losses),
         Err(degrade) => {
             let (mode, wire) = if json_mode_allowed(schema) {
@@ -126,8 +125,8 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
 /// llama-server ignores without a schema (providers-2026-12.md §3.4), but a `json_schema` whose
 /// schema admits every JSON value as llama.cpp reads it ([`any_value`]); no `grammar` is ever
 /// sent beside it.
-pub(crate) fn lower_llama_server(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    match convert(schema, &LLAMA_SERVER) {
+pub(crate) fn lower_llama_server(schema: &Schema, produce: Produce) -> Outcome {
+    match convert(schema, &LLAMA_SERVER, produce) {
         Ok((sent, losses)) => Outcome::native(llama_server_wire(sent), losses),
         Err(degrade) => Outcome {
             mode: Mode::Json,
@@ -160,7 +159,11 @@ pub(crate) fn any_value() -> Value {
 
 /// The schema as llama.cpp's converter must receive it (module docs), with every loss; or why
 /// it cannot be sent. `caps` is the route's table (the same rows for every llama.cpp route).
-fn convert(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Loss>), Degrade> {
+fn convert(
+    schema: &Schema,
+    caps: &'static Capabilities,
+    produce: Produce,
+) -> Result<(Value, Vec<Loss>), Degrade> {
     let dialect = JsonDialect {
         caps: Some(caps),
         ..DIALECT
@@ -174,7 +177,7 @@ fn convert(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<L
     );
     let refused = ref_key_in_data(&normalized.schema);
     let (disciplined, relaxed) = discipline(&normalized.schema);
-    let emitted = refused.map_or_else(|| emit(&disciplined, dialect), Err)?;
+    let emitted = refused.map_or_else(|| emit_for(&disciplined, dialect, produce), Err)?;
     let mut losses = normalized.losses;
     losses.extend(relaxed);
     losses.extend(emitted.losses);

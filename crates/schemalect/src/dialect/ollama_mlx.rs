@@ -13,11 +13,10 @@
 //! fact is uncertain the row takes the side that keeps every valid value (a loss) and says so.
 
 use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Support};
-use super::emit::{emit, Closure, JsonDialect, Types};
+use super::emit::{emit_for, Closure, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
-use super::{json_mode_allowed, Outcome};
+use super::{json_mode_allowed, Outcome, Produce};
 use crate::loss::Mode;
-use crate::options::LowerOptions;
 use crate::schema::Schema;
 use crate::target::Target;
 use serde_json::{json, Value};
@@ -82,7 +81,7 @@ const DIALECT: JsonDialect = JsonDialect {
 };
 
 /// Ollama `format` for MLX models; `"json"` or nothing when the schema cannot be sent.
-pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
+pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
     let normalized = normalize(
         schema,
         Rewrites {
@@ -90,7 +89,7 @@ pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
             distribute_unions: true,
         },
     );
-    match emit(&normalized.schema, DIALECT) {
+    match emit_for(&normalized.schema, DIALECT, produce) {
         Ok(emitted) => {
             let mut losses = normalized.losses;
             losses.extend(emitted.losses);

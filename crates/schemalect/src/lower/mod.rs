@@ -6,6 +6,8 @@
 //! reshaping and validates the result against the source schema, which stays authoritative.
 
 mod answer_text;
+#[cfg(test)]
+mod tests;
 mod widen_full;
 
 pub use crate::loss::{Hint, Loss, Mode};
@@ -13,6 +15,7 @@ pub use crate::options::{LowerOptions, Profile};
 pub use crate::target::{Target, UnknownTarget};
 
 use crate::budget;
+use crate::dialect::Produce;
 use crate::error::ValidationErrors;
 use crate::ir::Additional;
 use crate::lens::{reshape, Lens, LensError, Sides};
@@ -92,12 +95,78 @@ pub enum AcceptError {
 /// One schema lowered for one target.
 #[derive(Clone, Debug)]
 pub struct Lowering {
+    verdict: Assessment,
+    wire: Value,
+    reshaped: Option<Reshaping>,
+}
+
+/// What lowering one schema for one target reaches, without the request: the [`Mode`] and
+/// every [`Loss`], as [`Schema::lower`] would give them ([`Schema::assess`]). A [`Lowering`]
+/// carries one ([`Lowering::assessment`]).
+#[derive(Clone, Debug)]
+pub struct Assessment {
     schema: Option<Schema>,
     target: Target,
     mode: Mode,
-    wire: Value,
     losses: Vec<Loss>,
-    reshaped: Option<Reshaping>,
+}
+
+impl Assessment {
+    /// The target.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// The mode reached.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Every constraint the provider will not enforce.
+    pub fn losses(&self) -> &[Loss] {
+        &self.losses
+    }
+
+    /// The source schema (`None` for plain JSON mode).
+    pub fn schema(&self) -> Option<&Schema> {
+        self.schema.as_ref()
+    }
+
+    /// Every hint of these losses: what the user can change in their code to lift them (see
+    /// [`Hint`]).
+    pub fn hints(&self) -> impl Iterator<Item = &Hint> {
+        self.losses.iter().filter_map(|l| l.hint.as_ref())
+    }
+
+    /// The profile that reaches a native mode where this lowering fell back, with the mode it
+    /// reaches: today [`Profile::Reshaping`] where the conservative profile sends only JSON
+    /// mode or a prompt (`--profile reshaping` on the command line). `options` are the ones
+    /// this lowering was made with. `None` when this lowering is native already, was made
+    /// with the reshaping profile, or no profile does better.
+    ///
+    /// It assesses the schema once more, so it is asked for only when a fallback is reported
+    /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering.
+    pub fn stronger_profile(&self, options: &LowerOptions) -> Option<(Profile, Mode)> {
+        if self.mode <= Mode::Widened || options.profile == Profile::Reshaping {
+            return None;
+        }
+        let schema = self.schema.as_ref()?;
+        let reshaping = options.clone().with_profile(Profile::Reshaping);
+        let mode = schema.assess(self.target, &reshaping).mode;
+        (mode <= Mode::Widened).then_some((Profile::Reshaping, mode))
+    }
+}
+
+impl AsRef<Assessment> for Assessment {
+    fn as_ref(&self) -> &Assessment {
+        self
+    }
+}
+
+impl AsRef<Assessment> for Lowering {
+    fn as_ref(&self) -> &Assessment {
+        &self.verdict
+    }
 }
 
 /// What a reshaping lowering needs to undo itself.
@@ -145,23 +214,25 @@ impl Lowering {
     /// A lowering that sends nothing native.
     pub(crate) fn prompt(schema: Option<Schema>, target: Target, losses: Vec<Loss>) -> Self {
         Lowering {
-            schema,
-            target,
-            mode: Mode::Prompt,
+            verdict: Assessment {
+                schema,
+                target,
+                mode: Mode::Prompt,
+                losses,
+            },
             wire: Value::Object(serde_json::Map::new()),
-            losses,
             reshaped: None,
         }
     }
 
     /// The target.
     pub fn target(&self) -> Target {
-        self.target
+        self.verdict.target
     }
 
     /// The mode reached.
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.verdict.mode
     }
 
     /// The request fragment to merge into the provider's request body (`{}` in prompt mode).
@@ -171,12 +242,17 @@ impl Lowering {
 
     /// Every constraint the provider will not enforce.
     pub fn losses(&self) -> &[Loss] {
-        &self.losses
+        &self.verdict.losses
     }
 
     /// The source schema (`None` for plain JSON mode).
     pub fn schema(&self) -> Option<&Schema> {
-        self.schema.as_ref()
+        self.verdict.schema.as_ref()
+    }
+
+    /// The mode and losses without the request: what [`Schema::assess`] gives.
+    pub fn assessment(&self) -> &Assessment {
+        &self.verdict
     }
 
     /// Merges the wire fragment into a provider request body, replacing whatever an earlier
@@ -251,7 +327,7 @@ impl Lowering {
                 }
             }
         }
-        match self.target {
+        match self.verdict.target {
             Target::OpenAi | Target::Groq | Target::Mistral | Target::OpenRouter => {
                 body.remove("response_format");
             }
@@ -364,7 +440,7 @@ impl Lowering {
         bytes: u64,
         f: impl FnOnce() -> Result<Value, AcceptError>,
     ) -> Result<Value, AcceptError> {
-        let (limits, schema_bytes) = match &self.schema {
+        let (limits, schema_bytes) = match &self.verdict.schema {
             Some(s) => (*s.limits(), s.source_bytes()),
             None => (Limits::default(), 0),
         };
@@ -411,7 +487,7 @@ impl Lowering {
                 Answer::Value(v) => *v,
             };
             let value = self.lift_value(value)?;
-            if let Some(schema) = &self.schema {
+            if let Some(schema) = &self.verdict.schema {
                 schema.validate(&value)?;
             }
             Ok(value)
@@ -426,14 +502,49 @@ impl Schema {
     /// With [`Profile::Reshaping`], the target's reshapings are tried as well, and kept only
     /// when they reach a stronger mode than the conservative lowering.
     pub fn lower(&self, target: Target, options: &LowerOptions) -> Lowering {
+        self.lower_for(target, options, Produce::Request)
+    }
+
+    /// What [`Schema::lower`] reaches for `target`, its mode and every loss, without building
+    /// the request: for linters and reports, which never send it. Equal to the
+    /// [`Lowering::assessment`] of `lower(target, options)`, and cheaper where the dialect's
+    /// verdict does not depend on the request it would build (`dialect::Produce`).
+    ///
+    /// ```
+    /// use schemalect::{LowerOptions, Mode, Schema, Target};
+    /// use serde_json::json;
+    ///
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "properties": {"id": {"type": "integer", "minimum": 1}},
+    ///     "required": ["id"]
+    /// }))?;
+    /// let options = LowerOptions::default();
+    /// for target in [Target::Ollama, Target::OpenAi, Target::Claude] {
+    ///     let verdict = schema.assess(target, &options);
+    ///     let lowering = schema.lower(target, &options);
+    ///     assert_eq!(verdict.mode(), lowering.mode());
+    ///     assert_eq!(verdict.losses(), lowering.losses());
+    /// }
+    /// // OpenAI's strict mode needs every object closed: this one is open, so JSON mode.
+    /// assert_eq!(schema.assess(Target::OpenAi, &options).mode(), Mode::Json);
+    /// # Ok::<(), schemalect::SubsetError>(())
+    /// ```
+    pub fn assess(&self, target: Target, options: &LowerOptions) -> Assessment {
+        self.lower_for(target, options, Produce::Verdict).verdict
+    }
+
+    /// The lowering, within the schema's work budget; its wire is meaningless unless
+    /// `produce` is [`Produce::Request`].
+    fn lower_for(&self, target: Target, options: &LowerOptions, produce: Produce) -> Lowering {
         budget::run(
             Operation::Lower,
             self.limits(),
             self.source_bytes(),
             None,
             |b| {
-                let mut lowering = self.lower_within_budget(target, options);
-                lowering.hint_rust_types();
+                let mut lowering = self.lower_within_budget(target, options, produce);
+                lowering.verdict.hint_rust_types();
                 match b.exceeded() {
                     // What was built past the budget is not used: nothing native is sent.
                     Some(e) => Lowering::prompt(
@@ -447,42 +558,50 @@ impl Schema {
         )
     }
 
-    fn lower_within_budget(&self, target: Target, options: &LowerOptions) -> Lowering {
+    fn lower_within_budget(
+        &self,
+        target: Target,
+        options: &LowerOptions,
+        produce: Produce,
+    ) -> Lowering {
         if let Some((widened, mut losses)) = widen_full::widen(self, target) {
             // `full`: lowered as its widening to the keywords the dialects know; answers are
             // still held to the `full` schema itself.
-            let mut lowering = widened.lower(target, options);
-            lowering.schema = Some(self.clone());
+            let mut lowering = widened.lower_for(target, options, produce);
+            let verdict = &mut lowering.verdict;
+            verdict.schema = Some(self.clone());
             // A fallback sends no schema, so the widening's losses concern nothing sent: its
             // losses stay the blockers alone, one per node (issue 19).
-            if !losses.is_empty() && lowering.mode < Mode::Json {
-                if lowering.mode == Mode::Exact {
-                    lowering.mode = Mode::Widened;
+            if !losses.is_empty() && verdict.mode < Mode::Json {
+                if verdict.mode == Mode::Exact {
+                    verdict.mode = Mode::Widened;
                 }
-                losses.append(&mut lowering.losses);
-                lowering.losses = losses;
+                losses.append(&mut verdict.losses);
+                verdict.losses = losses;
             }
             return lowering;
         }
-        let out = crate::dialect::lower(self, target, options);
+        let out = crate::dialect::lower(self, target, options, produce);
         let mut lowering = Lowering {
-            schema: Some(self.clone()),
-            target,
-            mode: out.mode,
+            verdict: Assessment {
+                schema: Some(self.clone()),
+                target,
+                mode: out.mode,
+                losses: out.losses,
+            },
             wire: out.wire,
-            losses: out.losses,
             reshaped: None,
         };
         let needs = crate::dialect::reshape_needs(target);
-        if lowering.mode <= Mode::Exact || needs.is_none() {
+        if lowering.verdict.mode <= Mode::Exact || needs.is_none() {
             return lowering;
         }
         if options.profile == Profile::Reshaping {
-            let reshaped = self.reshaped(target, options, needs);
-            if let Some((out, r)) = reshaped.filter(|(out, _)| out.mode < lowering.mode) {
-                lowering.mode = out.mode;
+            let reshaped = self.reshaped(target, options, needs, produce);
+            if let Some((out, r)) = reshaped.filter(|(out, _)| out.mode < lowering.verdict.mode) {
+                lowering.verdict.mode = out.mode;
+                lowering.verdict.losses = out.losses;
                 lowering.wire = out.wire;
-                lowering.losses = out.losses;
                 lowering.reshaped = Some(r);
             }
         }
@@ -490,7 +609,7 @@ impl Schema {
     }
 }
 
-impl Lowering {
+impl Assessment {
     /// Gives [`Hint::DenyUnknownFields`] to each loss of a schema derived from a Rust type that
     /// is about an open object the type's serde attributes leave open: a blocker or a widening
     /// keyed on `additionalProperties` at an object that allows undeclared members without a
@@ -535,29 +654,20 @@ impl Lowering {
             }
         }
     }
+}
 
+impl Lowering {
     /// Every hint of this lowering's losses: what the user can change in their code to lift
     /// them (see [`Hint`]).
     pub fn hints(&self) -> impl Iterator<Item = &Hint> {
-        self.losses.iter().filter_map(|l| l.hint.as_ref())
+        self.verdict.hints()
     }
 
     /// The profile that reaches a native mode where this lowering fell back, with the mode it
-    /// reaches: today [`Profile::Reshaping`] where the conservative profile sends only JSON mode
-    /// or a prompt (`--profile reshaping` on the command line). `options` are the ones this
-    /// lowering was made with. `None` when this lowering is native already, was made with the
-    /// reshaping profile, or no profile does better.
-    ///
-    /// It lowers the schema once more, so it is asked for only when a fallback is reported
-    /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering.
+    /// reaches ([`Assessment::stronger_profile`]). `options` are the ones this lowering was
+    /// made with.
     pub fn stronger_profile(&self, options: &LowerOptions) -> Option<(Profile, Mode)> {
-        if self.mode <= Mode::Widened || options.profile == Profile::Reshaping {
-            return None;
-        }
-        let schema = self.schema.as_ref()?;
-        let reshaping = options.clone().with_profile(Profile::Reshaping);
-        let mode = schema.lower(self.target, &reshaping).mode;
-        (mode <= Mode::Widened).then_some((Profile::Reshaping, mode))
+        self.verdict.stronger_profile(options)
     }
 }
 
@@ -569,6 +679,7 @@ impl Schema {
         target: Target,
         options: &LowerOptions,
         needs: crate::dialect::Needs,
+        produce: Produce,
     ) -> Option<(crate::dialect::Outcome, Reshaping)> {
         if needs.is_none() {
             return None;
@@ -582,7 +693,7 @@ impl Schema {
         if matches!(target, Target::Gemini | Target::VertexGemini) {
             hidden.extend(crate::dialect::declared::unsafe_pointers(self));
         }
-        let mut out = crate::dialect::lower_derived(&r.wire, target, options, &hidden);
+        let mut out = crate::dialect::lower_derived(&r.wire, target, options, &hidden, produce);
         if out.mode == Mode::Exact && !r.losses.is_empty() {
             // What the reshaping leaves to the local check is a loss like any other.
             out.mode = Mode::Widened;

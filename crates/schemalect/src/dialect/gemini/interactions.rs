@@ -15,9 +15,8 @@
 
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Row, Support, ValueKinds};
 use crate::dialect::emit::{Closure, JsonDialect, Types};
-use crate::dialect::Outcome;
+use crate::dialect::{Outcome, Produce};
 use crate::loss::{Loss, Mode};
-use crate::options::LowerOptions;
 use crate::schema::Schema;
 use crate::target::Target;
 use serde_json::{Map, Value};
@@ -89,8 +88,8 @@ const DIALECT: JsonDialect = JsonDialect {
     explicit_items: false,
 };
 
-pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    match super::emit_json_schema(schema, DIALECT) {
+pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
+    match super::emit_json_schema(schema, DIALECT, produce) {
         Ok((sent, losses)) => {
             let mut entry = Map::new();
             entry.insert("type".into(), Value::from("text"));

@@ -11,8 +11,7 @@
 use super::{emit_json_schema, json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, Rewrite, Row, Support, ValueKinds};
 use crate::dialect::emit::{Closure, JsonDialect, Types};
-use crate::dialect::Outcome;
-use crate::options::LowerOptions;
+use crate::dialect::{Outcome, Produce};
 use crate::schema::Schema;
 use crate::target::Target;
 
@@ -95,8 +94,8 @@ const DIALECT: JsonDialect = JsonDialect {
 /// The request field.
 const FIELD: &str = "responseJsonSchema";
 
-pub(crate) fn lower(schema: &Schema, _options: &LowerOptions) -> Outcome {
-    match emit_json_schema(schema, DIALECT) {
+pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
+    match emit_json_schema(schema, DIALECT, produce) {
         Ok((sent, losses)) => native(FIELD, sent, losses),
         Err(why) => json_only(why),
     }
