@@ -29,9 +29,10 @@ pub use refusal::{contradiction, Contradicted, Contradiction};
 /// never sends its request, and building the request is most of an emission's cost (maps of
 /// owned keys and values, written and dropped). So for [`Produce::Verdict`] the dialects whose
 /// verdict does not depend on the request they build walk the schema without building it (the
-/// emitter's discarding walk, which decides as the full one does); those that check limits on
-/// the request built (OpenAI's and Claude's strict schemas, Gemini's `responseSchema`) still
-/// build it. The request of a verdict-only lowering is meaningless and never leaves the crate.
+/// emitter's discarding walk, which decides as the full one does). Those that check limits on
+/// the request built (OpenAI's and Claude's strict schemas) still build it, and so does
+/// Gemini's `responseSchema`, whose lowering builds its nodes as it decides. The request of a
+/// verdict-only lowering is meaningless and never leaves the crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Produce {
     /// The request, to be sent: every lowering a caller can see.
