@@ -327,14 +327,19 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    /// `n` items named by their index (the work under test never opens them).
+    fn numbered(n: usize) -> Vec<Item> {
+        (0..n)
+            .map(|i| Item::File(PathBuf::from(i.to_string())))
+            .collect()
+    }
+
     /// A sink that is slow to take results holds the workers back: what is done but not yet
     /// taken stays within the channel's runs, not the whole run.
     #[test]
     fn a_slow_sink_holds_the_workers_back() {
         use std::sync::atomic::{AtomicUsize, Ordering};
-        let items: Vec<Item> = (0..2_000)
-            .map(|i| Item::File(PathBuf::from(i.to_string())))
-            .collect();
+        let items = numbered(2_000);
         let chunk = chunk_len(items.len(), 2);
         let done = AtomicUsize::new(0);
         let mut taken = 0;
@@ -366,9 +371,7 @@ mod tests {
     #[test]
     fn a_stalled_worker_holds_the_caller_back() {
         use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-        let items: Vec<Item> = (0..2_000)
-            .map(|i| Item::File(PathBuf::from(i.to_string())))
-            .collect();
+        let items = numbered(2_000);
         let chunk = chunk_len(items.len(), 2);
         let caller = std::thread::current().id();
         let stalled = AtomicBool::new(false);
@@ -414,9 +417,7 @@ mod tests {
     fn the_calling_thread_is_one_of_the_threads() {
         use std::collections::HashSet;
         use std::sync::Mutex;
-        let items: Vec<Item> = (0..64)
-            .map(|i| Item::File(PathBuf::from(i.to_string())))
-            .collect();
+        let items = numbered(64);
         let ids = Mutex::new(HashSet::new());
         let mut seen = Vec::new();
         run_ordered(
@@ -444,9 +445,7 @@ mod tests {
 
     #[test]
     fn results_come_in_item_order_and_stop_early() {
-        let items: Vec<Item> = (0..200)
-            .map(|i| Item::File(PathBuf::from(i.to_string())))
-            .collect();
+        let items = numbered(200);
         let mut seen = Vec::new();
         run_ordered(
             &items,
@@ -481,9 +480,7 @@ mod tests {
         );
         assert_eq!(one.len(), 200);
         // Runs of 16 items per hand-over, the last one short: still every item, in order.
-        let many: Vec<Item> = (0..5_003)
-            .map(|i| Item::File(PathBuf::from(i.to_string())))
-            .collect();
+        let many = numbered(5_003);
         assert_eq!(chunk_len(many.len(), 2), 16);
         let mut seen = Vec::new();
         run_ordered(
