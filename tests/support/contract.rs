@@ -143,7 +143,9 @@ pub fn blockers_once_per_node(lowering: &Lowering) -> Result<(), String> {
 
 /// `Schema::assess` gives what `lowering` (`schema.lower(target, options)`) says: the same mode
 /// and the same losses, in the same order, though it builds no request where the verdict does
-/// not depend on one (`lint` reads it; `lower` and `suite` print the lowering's).
+/// not depend on one (`lint` reads it; `lower` and `suite` print the lowering's); and its
+/// `stronger_profile`, which tries only the reshapings, says what the reshaping profile's
+/// whole lowering reaches.
 pub fn assessed_alike(
     schema: &Schema,
     target: Target,
@@ -151,17 +153,32 @@ pub fn assessed_alike(
     lowering: &Lowering,
 ) -> Result<(), String> {
     let a = schema.assess(target, options);
-    if a.target() == target && a.mode() == lowering.mode() && a.losses() == lowering.losses() {
-        return Ok(());
+    if a.target() != target || a.mode() != lowering.mode() || a.losses() != lowering.losses() {
+        return Err(format!(
+            "[assess] {target:?} {:?}: assessed {:?} with {:?}, lowered {:?} with {:?}",
+            options.profile,
+            a.mode(),
+            a.losses(),
+            lowering.mode(),
+            lowering.losses()
+        ));
     }
-    Err(format!(
-        "[assess] {target:?} {:?}: assessed {:?} with {:?}, lowered {:?} with {:?}",
-        options.profile,
-        a.mode(),
-        a.losses(),
-        lowering.mode(),
-        lowering.losses()
-    ))
+    // The hint, by its definition: the reshaping profile's lowering is native where this
+    // conservative one fell back.
+    let hint = a.stronger_profile(options);
+    let expected = if options.profile == Profile::Conservative && lowering.mode() > Mode::Widened {
+        let reshaping = options.clone().with_profile(Profile::Reshaping);
+        let mode = schema.lower(target, &reshaping).mode();
+        (mode <= Mode::Widened).then_some((Profile::Reshaping, mode))
+    } else {
+        None
+    };
+    if hint != expected {
+        return Err(format!(
+            "[assess] {target:?}: stronger_profile says {hint:?}, the reshaping lowering {expected:?}"
+        ));
+    }
+    Ok(())
 }
 
 /// True when `lifted` is `x` with some object members whose value is `null` removed (and

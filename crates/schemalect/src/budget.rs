@@ -128,8 +128,9 @@ impl Budget {
         })
     }
 
-    /// Steps spent so far (for the corpus measurement in the tests).
-    #[cfg(test)]
+    /// Steps spent so far: kept by an assessment, so that a later operation that repeats its
+    /// work can start from where it ended (`Assessment::stronger_profile`); and for the corpus
+    /// measurement in the tests.
     pub(crate) fn spent(self) -> u64 {
         STATE.with(|s| s.spent.get())
     }

@@ -109,6 +109,8 @@ pub struct Assessment {
     target: Target,
     mode: Mode,
     losses: Vec<Loss>,
+    /// The work its lowering spent, when it ran as an operation of its own.
+    spent: Option<u64>,
 }
 
 impl Assessment {
@@ -144,7 +146,7 @@ impl Assessment {
     /// this lowering was made with. `None` when this lowering is native already, was made
     /// with the reshaping profile, or no profile does better.
     ///
-    /// It assesses the schema once more, so it is asked for only when a fallback is reported
+    /// It tries the target's reshapings, so it is asked for only when a fallback is reported
     /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering.
     pub fn stronger_profile(&self, options: &LowerOptions) -> Option<(Profile, Mode)> {
         if self.mode <= Mode::Widened || options.profile == Profile::Reshaping {
@@ -152,7 +154,10 @@ impl Assessment {
         }
         let schema = self.schema.as_ref()?;
         let reshaping = options.clone().with_profile(Profile::Reshaping);
-        let mode = schema.assess(self.target, &reshaping).mode;
+        let mode = match self.spent.filter(|_| !budget::in_progress()) {
+            Some(spent) => schema.reshaped_mode(self.target, &reshaping, spent)?,
+            None => schema.assess(self.target, &reshaping).mode,
+        };
         (mode <= Mode::Widened).then_some((Profile::Reshaping, mode))
     }
 }
@@ -219,6 +224,7 @@ impl Lowering {
                 target,
                 mode: Mode::Prompt,
                 losses,
+                spent: None,
             },
             wire: Value::Object(serde_json::Map::new()),
             reshaped: None,
@@ -545,7 +551,7 @@ impl Schema {
             |b| {
                 let mut lowering = self.lower_within_budget(target, options, produce);
                 lowering.verdict.hint_rust_types();
-                match b.exceeded() {
+                let mut lowering = match b.exceeded() {
                     // What was built past the budget is not used: nothing native is sent.
                     Some(e) => Lowering::prompt(
                         Some(self.clone()),
@@ -553,7 +559,9 @@ impl Schema {
                         vec![Loss::new(&Pointer::root(), "", e.to_string())],
                     ),
                     None => lowering,
-                }
+                };
+                lowering.verdict.spent = Some(b.spent());
+                lowering
             },
         )
     }
@@ -588,6 +596,7 @@ impl Schema {
                 target,
                 mode: out.mode,
                 losses: out.losses,
+                spent: None,
             },
             wire: out.wire,
             reshaped: None,
@@ -672,6 +681,47 @@ impl Lowering {
 }
 
 impl Schema {
+    /// The mode of the reshaping profile's lowering for `target`, for a schema whose
+    /// conservative lowering fell back (JSON mode or a prompt) after spending `spent` steps;
+    /// `None` when the target reshapes nothing or the work budget runs out.
+    ///
+    /// That lowering repeats the conservative one before it tries the reshapings (the dialects
+    /// read no profile, so it reaches the same fallback in the same steps), and takes the
+    /// reshaped lowering when its mode is stronger. So only the reshaped lowering is made
+    /// here, under a budget that has spent `spent` already: it runs out exactly where the
+    /// whole lowering would. The `full` subset's widening is made again outside the budget,
+    /// its steps being part of `spent`, and a native mode reached on a widening that lost
+    /// something is `Widened`, as in [`Schema::lower`].
+    fn reshaped_mode(&self, target: Target, options: &LowerOptions, spent: u64) -> Option<Mode> {
+        let needs = crate::dialect::reshape_needs(target);
+        if needs.is_none() {
+            return None;
+        }
+        let widened = widen_full::widen(self, target);
+        let source = widened.as_ref().map_or(self, |(w, _)| w);
+        budget::run(
+            Operation::Lower,
+            self.limits(),
+            self.source_bytes(),
+            None,
+            |b| {
+                if !budget::charge(spent) {
+                    return None;
+                }
+                let (out, _) = source.reshaped(target, options, needs, Produce::Verdict)?;
+                // As `lower_within_budget` marks a native lowering of a widening that lost
+                // something.
+                let mode = match &widened {
+                    Some((_, losses)) if !losses.is_empty() && out.mode == Mode::Exact => {
+                        Mode::Widened
+                    }
+                    _ => out.mode,
+                };
+                b.exceeded().is_none().then_some(mode)
+            },
+        )
+    }
+
     /// The reshaping profile's lowering for `target`, with its losses (the reshaping's first)
     /// and the way back; `None` when the target reshapes nothing.
     fn reshaped(

@@ -1,7 +1,7 @@
 //! [`Schema::assess`] against [`Schema::lower`]: the verdict without the request.
 
 use crate::dialect::{self, Produce};
-use crate::{Limits, LowerOptions, ParseOptions, Profile, Schema, Subset, Target};
+use crate::{Limits, LowerOptions, Mode, ParseOptions, Profile, Schema, Subset, Target};
 use serde_json::{json, Value};
 
 /// Schemas that reach every mode on some target: native and exact, widened (bounds, lengths,
@@ -86,11 +86,17 @@ fn assert_alike(schema: &Schema, target: Target, options: &LowerOptions, what: &
     assert_eq!(assessed.target(), target, "{what}");
     assert_eq!(assessed.mode(), lowered.mode(), "{target} {what}");
     assert_eq!(assessed.losses(), lowered.losses(), "{target} {what}");
-    assert_eq!(
-        assessed.stronger_profile(options),
-        lowered.stronger_profile(options),
-        "{target} {what}"
-    );
+    let hint = assessed.stronger_profile(options);
+    assert_eq!(hint, lowered.stronger_profile(options), "{target} {what}");
+    // What the hint claims, by its definition: the reshaping profile's lowering is native
+    // where the conservative one fell back.
+    let reshaping = options.clone().with_profile(Profile::Reshaping);
+    let reshaped = schema.lower(target, &reshaping).mode();
+    let expected = (options.profile == Profile::Conservative
+        && lowered.mode() > Mode::Widened
+        && reshaped <= Mode::Widened)
+        .then_some((Profile::Reshaping, reshaped));
+    assert_eq!(hint, expected, "hint: {target} {what}");
 }
 
 #[test]
