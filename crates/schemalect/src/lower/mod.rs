@@ -543,27 +543,21 @@ impl Schema {
     /// The lowering, within the schema's work budget; its wire is meaningless unless
     /// `produce` is [`Produce::Request`].
     fn lower_for(&self, target: Target, options: &LowerOptions, produce: Produce) -> Lowering {
-        budget::run(
-            Operation::Lower,
-            self.limits(),
-            self.source_bytes(),
-            None,
-            |b| {
-                let mut lowering = self.lower_within_budget(target, options, produce);
-                lowering.verdict.hint_rust_types();
-                let mut lowering = match b.exceeded() {
-                    // What was built past the budget is not used: nothing native is sent.
-                    Some(e) => Lowering::prompt(
-                        Some(self.clone()),
-                        target,
-                        vec![Loss::new(&Pointer::root(), "", e.to_string())],
-                    ),
-                    None => lowering,
-                };
-                lowering.verdict.spent = Some(b.spent());
-                lowering
-            },
-        )
+        self.lowering_budget(|b| {
+            let mut lowering = self.lower_within_budget(target, options, produce);
+            lowering.verdict.hint_rust_types();
+            let mut lowering = match b.exceeded() {
+                // What was built past the budget is not used: nothing native is sent.
+                Some(e) => Lowering::prompt(
+                    Some(self.clone()),
+                    target,
+                    vec![Loss::new(&Pointer::root(), "", e.to_string())],
+                ),
+                None => lowering,
+            };
+            lowering.verdict.spent = Some(b.spent());
+            lowering
+        })
     }
 
     fn lower_within_budget(
@@ -681,6 +675,18 @@ impl Lowering {
 }
 
 impl Schema {
+    /// Runs `f` as a lowering of this schema: under its work budget for a lowering, or under
+    /// the budget of the operation in progress.
+    fn lowering_budget<R>(&self, f: impl FnMut(budget::Budget) -> R) -> R {
+        budget::run(
+            Operation::Lower,
+            self.limits(),
+            self.source_bytes(),
+            None,
+            f,
+        )
+    }
+
     /// The mode of the reshaping profile's lowering for `target`, for a schema whose
     /// conservative lowering fell back (JSON mode or a prompt) after spending `spent` steps;
     /// `None` when the target reshapes nothing or the work budget runs out.
@@ -699,27 +705,19 @@ impl Schema {
         }
         let widened = widen_full::widen(self, target);
         let source = widened.as_ref().map_or(self, |(w, _)| w);
-        budget::run(
-            Operation::Lower,
-            self.limits(),
-            self.source_bytes(),
-            None,
-            |b| {
-                if !budget::charge(spent) {
-                    return None;
-                }
-                let (out, _) = source.reshaped(target, options, needs, Produce::Verdict)?;
-                // As `lower_within_budget` marks a native lowering of a widening that lost
-                // something.
-                let mode = match &widened {
-                    Some((_, losses)) if !losses.is_empty() && out.mode == Mode::Exact => {
-                        Mode::Widened
-                    }
-                    _ => out.mode,
-                };
-                b.exceeded().is_none().then_some(mode)
-            },
-        )
+        self.lowering_budget(|b| {
+            if !budget::charge(spent) {
+                return None;
+            }
+            let (out, _) = source.reshaped(target, options, needs, Produce::Verdict)?;
+            // As `lower_within_budget` marks a native lowering of a widening that lost
+            // something.
+            let mode = match &widened {
+                Some((_, losses)) if !losses.is_empty() && out.mode == Mode::Exact => Mode::Widened,
+                _ => out.mode,
+            };
+            b.exceeded().is_none().then_some(mode)
+        })
     }
 
     /// The reshaping profile's lowering for `target`, with its losses (the reshaping's first)
