@@ -543,6 +543,9 @@ impl Schema {
     /// The lowering, within the schema's work budget; its wire is meaningless unless
     /// `produce` is [`Produce::Request`].
     fn lower_for(&self, target: Target, options: &LowerOptions, produce: Produce) -> Lowering {
+        // Run inside another operation (the `full` subset's widening lowered), what the budget
+        // has spent is not this lowering's alone.
+        let own_operation = !budget::in_progress();
         self.lowering_budget(|b| {
             let mut lowering = self.lower_within_budget(target, options, produce);
             lowering.verdict.hint_rust_types();
@@ -555,7 +558,7 @@ impl Schema {
                 ),
                 None => lowering,
             };
-            lowering.verdict.spent = Some(b.spent());
+            lowering.verdict.spent = own_operation.then(|| b.spent());
             lowering
         })
     }
