@@ -578,9 +578,7 @@ impl Schema {
             // A fallback sends no schema, so the widening's losses concern nothing sent: its
             // losses stay the blockers alone, one per node (issue 19).
             if !losses.is_empty() && verdict.mode < Mode::Json {
-                if verdict.mode == Mode::Exact {
-                    verdict.mode = Mode::Widened;
-                }
+                verdict.mode = after_widening(verdict.mode, &losses);
                 losses.append(&mut verdict.losses);
                 verdict.losses = losses;
             }
@@ -713,11 +711,9 @@ impl Schema {
                 return None;
             }
             let (out, _) = source.reshaped(target, options, needs, Produce::Verdict)?;
-            // As `lower_within_budget` marks a native lowering of a widening that lost
-            // something.
             let mode = match &widened {
-                Some((_, losses)) if !losses.is_empty() && out.mode == Mode::Exact => Mode::Widened,
-                _ => out.mode,
+                Some((_, losses)) => after_widening(out.mode, losses),
+                None => out.mode,
             };
             b.exceeded().is_none().then_some(mode)
         })
@@ -760,6 +756,16 @@ impl Schema {
                 lens: r.lens,
             },
         ))
+    }
+}
+
+/// The mode of a lowering of a `full` schema's widening that lost `widening_losses`: an exact
+/// lowering of the widening is not exact for the schema itself.
+fn after_widening(mode: Mode, widening_losses: &[Loss]) -> Mode {
+    if mode == Mode::Exact && !widening_losses.is_empty() {
+        Mode::Widened
+    } else {
+        mode
     }
 }
 
