@@ -938,6 +938,11 @@ fn check_case_in(
     Tally::add(&tally.cases, 1);
     Tally::add(&tally.candidates, candidates.len());
     Tally::add(&tally.valid, valid.len());
+    for nulls in [false, true] {
+        let options = LowerOptions::default().with_null_means_absent(nulls);
+        contract::shared_hints_alike(&schema, &options)
+            .map_err(|e| format!("{e}\n  schema: {s}"))?;
+    }
     for target in Target::ALL {
         for (profile, nulls) in CONFIGS {
             let options = LowerOptions::default()
@@ -1495,6 +1500,12 @@ fn replay(subset: Subset) {
         }
         with_values += usize::from(!valid.is_empty());
         instances += valid.len();
+        for nulls in [false, true] {
+            let options = LowerOptions::default().with_null_means_absent(nulls);
+            if let Err(e) = contract::shared_hints_alike(&schema, &options) {
+                failures.push(format!("{name}: {e}"));
+            }
+        }
         for target in Target::ALL {
             let tt = per_target.entry(target).or_default();
             for (profile, nulls) in CONFIGS {

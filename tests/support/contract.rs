@@ -19,7 +19,7 @@
 
 use crate::oracle::{self, Language};
 use crate::{engines, gbnf};
-use schemalect::{LowerOptions, Lowering, Mode, Profile, Schema, Target};
+use schemalect::{Assessment, LowerOptions, Lowering, Mode, Profile, Schema, Target};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -177,6 +177,29 @@ pub fn assessed_alike(
         return Err(format!(
             "[assess] {target:?}: stronger_profile says {hint:?}, the reshaping lowering {expected:?}"
         ));
+    }
+    Ok(())
+}
+
+/// The hints of `schema`'s assessments for every target, given together
+/// ([`Assessment::stronger_profiles`], which shares the reshapings among them), are the hints
+/// each gives alone ([`Assessment::stronger_profile`], checked against its definition by
+/// [`assessed_alike`]).
+pub fn shared_hints_alike(schema: &Schema, options: &LowerOptions) -> Result<(), String> {
+    let assessments: Vec<Assessment> = Target::ALL
+        .iter()
+        .map(|t| schema.assess(*t, options))
+        .collect();
+    let together = Assessment::stronger_profiles(&assessments, options);
+    for (a, hint) in assessments.iter().zip(&together) {
+        let alone = a.stronger_profile(options);
+        if *hint != alone {
+            return Err(format!(
+                "[hints] {:?} {:?}: given together {hint:?}, alone {alone:?}",
+                a.target(),
+                options.profile
+            ));
+        }
     }
     Ok(())
 }

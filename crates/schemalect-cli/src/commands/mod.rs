@@ -165,10 +165,7 @@ impl Settings {
             Err(_) => Vec::new(),
         };
         let hints = if self.hints {
-            lowerings
-                .iter()
-                .map(|l| l.as_ref().stronger_profile(&self.lower))
-                .collect()
+            Assessment::stronger_profiles(&lowerings, &self.lower)
         } else {
             Vec::new()
         };

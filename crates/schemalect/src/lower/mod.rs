@@ -6,6 +6,7 @@
 //! reshaping and validates the result against the source schema, which stays authoritative.
 
 mod answer_text;
+mod reshapes;
 #[cfg(test)]
 mod tests;
 mod widen_full;
@@ -22,6 +23,7 @@ use crate::lens::{reshape, Lens, LensError, Sides};
 use crate::limits::{Limits, Operation, WorkExceeded};
 use crate::pointer::Pointer;
 use crate::schema::Schema;
+use reshapes::Reshapes;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -147,15 +149,61 @@ impl Assessment {
     /// with the reshaping profile, or no profile does better.
     ///
     /// It tries the target's reshapings, so it is asked for only when a fallback is reported
-    /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering.
+    /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering. For the
+    /// assessments of one schema for several targets, [`Assessment::stronger_profiles`] gives
+    /// the same answers with fewer reshapings.
     pub fn stronger_profile(&self, options: &LowerOptions) -> Option<(Profile, Mode)> {
+        self.stronger_profile_with(options, &mut Reshapes::default())
+    }
+
+    /// [`Assessment::stronger_profile`] of each of `assessments`, in order, each made with
+    /// `options`. Targets of one family need the same reshaping of a schema (the five of
+    /// the OpenAI family, the three Claude routes, the two Gemini `responseSchema` ones), so
+    /// the assessments of one schema share it: made once, then reused, its work charged again
+    /// to each so that each runs out of work where it would alone.
+    ///
+    /// ```
+    /// use schemalect::{Assessment, LowerOptions, Schema, Target};
+    /// use serde_json::json;
+    ///
+    /// // A map: a fallback on the strict targets unless reshaped into a list of entries.
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "additionalProperties": {"type": "integer"}
+    /// }))?;
+    /// let options = LowerOptions::default();
+    /// let assessments: Vec<Assessment> =
+    ///     Target::ALL.iter().map(|t| schema.assess(*t, &options)).collect();
+    /// let hints = Assessment::stronger_profiles(&assessments, &options);
+    /// for (a, hint) in assessments.iter().zip(&hints) {
+    ///     assert_eq!(*hint, a.stronger_profile(&options));
+    /// }
+    /// assert!(hints.iter().any(Option::is_some));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stronger_profiles<A: AsRef<Assessment>>(
+        assessments: &[A],
+        options: &LowerOptions,
+    ) -> Vec<Option<(Profile, Mode)>> {
+        let mut reshapes = Reshapes::default();
+        assessments
+            .iter()
+            .map(|a| a.as_ref().stronger_profile_with(options, &mut reshapes))
+            .collect()
+    }
+
+    fn stronger_profile_with(
+        &self,
+        options: &LowerOptions,
+        reshapes: &mut Reshapes,
+    ) -> Option<(Profile, Mode)> {
         if self.mode <= Mode::Widened || options.profile == Profile::Reshaping {
             return None;
         }
         let schema = self.schema.as_ref()?;
         let reshaping = options.clone().with_profile(Profile::Reshaping);
         let mode = match self.spent.filter(|_| !budget::in_progress()) {
-            Some(spent) => schema.reshaped_mode(self.target, &reshaping, spent)?,
+            Some(spent) => schema.reshaped_mode(self.target, &reshaping, spent, reshapes)?,
             None => schema.assess(self.target, &reshaping).mode,
         };
         (mode <= Mode::Widened).then_some((Profile::Reshaping, mode))
@@ -698,19 +746,28 @@ impl Schema {
     /// here, under a budget that has spent `spent` already: it runs out exactly where the
     /// whole lowering would. The `full` subset's widening is made again outside the budget,
     /// its steps being part of `spent`, and a native mode reached on a widening that lost
-    /// something is `Widened`, as in [`Schema::lower`].
-    fn reshaped_mode(&self, target: Target, options: &LowerOptions, spent: u64) -> Option<Mode> {
+    /// something is `Widened`, as in [`Schema::lower`]. The reshaping itself is taken from
+    /// `reshapes` when another target made it already.
+    fn reshaped_mode(
+        &self,
+        target: Target,
+        options: &LowerOptions,
+        spent: u64,
+        reshapes: &mut Reshapes,
+    ) -> Option<Mode> {
         let needs = crate::dialect::reshape_needs(target);
         if needs.is_none() {
             return None;
         }
         let widened = widen_full::widen(self, target);
         let source = widened.as_ref().map_or(self, |(w, _)| w);
+        let nulls = options.null_means_absent.unwrap_or(source.from_serde);
         self.lowering_budget(|b| {
             if !budget::charge(spent) {
                 return None;
             }
-            let (out, _) = source.reshaped(target, options, needs, Produce::Verdict)?;
+            let r = reshapes.get(source, needs, nulls, b)?;
+            let out = source.lower_reshaped(r, target, options, Produce::Verdict);
             let mode = match &widened {
                 Some((_, losses)) => after_widening(out.mode, losses),
                 None => out.mode,
@@ -733,6 +790,25 @@ impl Schema {
         }
         let nulls = options.null_means_absent.unwrap_or(self.from_serde);
         let r = reshape::reshape_with(self, needs, nulls);
+        let out = self.lower_reshaped(&r, target, options, produce);
+        Some((
+            out,
+            Reshaping {
+                source: r.source,
+                wire: r.read,
+                lens: r.lens,
+            },
+        ))
+    }
+
+    /// `r`, this schema reshaped, lowered for `target`, with the reshaping's losses first.
+    fn lower_reshaped(
+        &self,
+        r: &reshape::Reshaped,
+        target: Target,
+        options: &LowerOptions,
+        produce: Produce,
+    ) -> crate::dialect::Outcome {
         // The dialect that closes every object judges the reshaped schema, where a reshaping
         // may have moved an object away from the schemas it shares its place with (a map's
         // value schema into an entry list): what the source says must stay open, stays open.
@@ -745,17 +821,10 @@ impl Schema {
             // What the reshaping leaves to the local check is a loss like any other.
             out.mode = Mode::Widened;
         }
-        let mut losses = r.losses;
+        let mut losses = r.losses.clone();
         losses.append(&mut out.losses);
         out.losses = losses;
-        Some((
-            out,
-            Reshaping {
-                source: r.source,
-                wire: r.read,
-                lens: r.lens,
-            },
-        ))
+        out
     }
 }
 

@@ -99,16 +99,39 @@ fn assert_alike(schema: &Schema, target: Target, options: &LowerOptions, what: &
     assert_eq!(hint, expected, "hint: {target} {what}");
 }
 
+/// The hints of one schema's assessments for every target, given together (sharing the
+/// reshapings), are the hints each gives alone.
+fn assert_shared_hints_alike(schema: &Schema, options: &LowerOptions, what: &str) -> usize {
+    let assessments: Vec<_> = Target::ALL
+        .iter()
+        .map(|t| schema.assess(*t, options))
+        .collect();
+    let alone: Vec<_> = assessments
+        .iter()
+        .map(|a| a.stronger_profile(options))
+        .collect();
+    assert_eq!(
+        crate::Assessment::stronger_profiles(&assessments, options),
+        alone,
+        "shared hints: {what}"
+    );
+    alone.iter().flatten().count()
+}
+
 #[test]
 fn an_assessment_is_the_lowerings_verdict() {
+    let mut hints = 0;
     for (subset, v) in schemas() {
         let schema = parse(subset, &v, Limits::default());
         for o in options() {
             for t in Target::ALL {
                 assert_alike(&schema, t, &o, &format!("{o:?} {v}"));
             }
+            hints += assert_shared_hints_alike(&schema, &o, &format!("{o:?} {v}"));
         }
     }
+    // The batch shares something: several targets of one family hint alike.
+    assert!(hints >= 6, "only {hints} hints");
 }
 
 /// The verdict-only walk spends the work budget as the full one does, so a lowering that runs
@@ -137,6 +160,7 @@ fn an_assessment_runs_out_of_work_where_the_lowering_does() {
                     let l = schema.assess(t, &o);
                     ran_out += usize::from(l.losses().iter().any(|l| l.reason.contains("steps")));
                 }
+                assert_shared_hints_alike(&schema, &o, &format!("floor {floor}, {o:?} {v}"));
             }
         }
     }
