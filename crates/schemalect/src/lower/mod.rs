@@ -149,7 +149,7 @@ impl Assessment {
     /// with the reshaping profile, or no profile does better.
     ///
     /// It tries the target's reshapings, so it is asked for only when a fallback is reported
-    /// (the CLI's `lint` and `lower` print it as a hint), not on every lowering. For the
+    /// (the CLI's text `lint` prints it as a hint), not on every lowering. For the
     /// assessments of one schema for several targets, [`Assessment::stronger_profiles`] gives
     /// the same answers with fewer reshapings.
     pub fn stronger_profile(&self, options: &LowerOptions) -> Option<(Profile, Mode)> {
