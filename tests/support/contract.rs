@@ -181,18 +181,34 @@ pub fn assessed_alike(
     Ok(())
 }
 
-/// The hints of `schema`'s assessments for every target, given together
-/// ([`Assessment::stronger_profiles`], which shares the reshapings among them), are the hints
-/// each gives alone ([`Assessment::stronger_profile`], checked against its definition by
-/// [`assessed_alike`]).
+/// `schema`'s assessments for every target made together ([`Schema::assess_all`]) are those
+/// made alone, and their hints given together ([`Assessment::stronger_profiles`], which
+/// shares the reshapings among them) are the hints of the assessments made alone
+/// ([`Assessment::stronger_profile`], checked against its definition by [`assessed_alike`]).
 pub fn shared_hints_alike(schema: &Schema, options: &LowerOptions) -> Result<(), String> {
-    let assessments: Vec<Assessment> = Target::ALL
+    // Assessed together ([`Schema::assess_all`], which shares the strict schemas among the
+    // targets that build the same one): as assessed alone.
+    let assessments = schema.assess_all(&Target::ALL, options);
+    let alone: Vec<Assessment> = Target::ALL
         .iter()
         .map(|t| schema.assess(*t, options))
         .collect();
+    for (a, alone) in assessments.iter().zip(&alone) {
+        if a.mode() != alone.mode() || a.losses() != alone.losses() {
+            return Err(format!(
+                "[assess_all] {:?} {:?}: together {:?} with {:?}, alone {:?} with {:?}",
+                a.target(),
+                options.profile,
+                a.mode(),
+                a.losses(),
+                alone.mode(),
+                alone.losses()
+            ));
+        }
+    }
     let together = Assessment::stronger_profiles(&assessments, options);
-    for (a, hint) in assessments.iter().zip(&together) {
-        let alone = a.stronger_profile(options);
+    for ((a, hint), b) in assessments.iter().zip(&together).zip(&alone) {
+        let alone = b.stronger_profile(options);
         if *hint != alone {
             return Err(format!(
                 "[hints] {:?} {:?}: given together {hint:?}, alone {alone:?}",

@@ -145,23 +145,28 @@ pub struct Settings {
 impl Settings {
     /// Parses `schema` and lowers it for every target.
     pub fn analyse(&self, schema: &Value) -> Analysis {
-        self.analysis(schema, |s, t| s.lower(t, &self.lower))
+        self.analysis(schema, |s| {
+            self.targets
+                .iter()
+                .map(|t| s.lower(*t, &self.lower))
+                .collect()
+        })
     }
 
     /// Parses `schema` and assesses it for every target: the modes and losses of
     /// [`Settings::analyse`] without the requests, which `lint` never prints.
     pub fn assess(&self, schema: &Value) -> Analysis<Assessment> {
-        self.analysis(schema, |s, t| s.assess(t, &self.lower))
+        self.analysis(schema, |s| s.assess_all(&self.targets, &self.lower))
     }
 
     fn analysis<L: AsRef<Assessment>>(
         &self,
         schema: &Value,
-        lower: impl Fn(&Schema, Target) -> L,
+        lower: impl Fn(&Schema) -> Vec<L>,
     ) -> Analysis<L> {
         let parsed = Schema::parse_with(schema, &self.parse);
         let lowerings: Vec<L> = match &parsed {
-            Ok(s) => self.targets.iter().map(|t| lower(s, *t)).collect(),
+            Ok(s) => lower(s),
             Err(_) => Vec::new(),
         };
         let hints = if self.hints {

@@ -18,7 +18,7 @@ use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support
 use super::closed::{self, census, root_loss};
 use super::emit::{blockers, emit, emit_for, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Normalized, Rewrites};
-use super::{Outcome, Produce};
+use super::{batch, Outcome, Produce};
 use crate::loss::{Loss, Mode};
 use crate::options::LowerOptions;
 use crate::pointer::Pointer;
@@ -159,13 +159,15 @@ fn forced_tool(
     let name = closed::wire_name(options, schema, max_name);
     let description =
         closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
-    let (input_schema, strict, mode, losses) = match strict(&normalized, caps) {
-        Ok((sent, losses)) => (sent, true, super::native_mode(&losses), losses),
-        Err(Degrade(blockers)) => {
-            let guide = guide(&normalized.schema, caps, produce);
-            (guide, false, Mode::Json, blockers)
-        }
-    };
+    let from = shared(caps);
+    let (input_schema, strict, mode, losses) =
+        match batch::strict(schema, from, produce, || strict(&normalized, caps)) {
+            Ok((sent, losses)) => (sent, true, super::native_mode(&losses), losses),
+            Err(Degrade(blockers)) => {
+                let guide = guide(&normalized.schema, caps, produce);
+                (guide, false, Mode::Json, blockers)
+            }
+        };
     Ok(ForcedTool {
         name,
         description,
@@ -235,12 +237,15 @@ pub(crate) fn lower_bedrock(schema: &Schema, options: &LowerOptions, produce: Pr
     }
 }
 
-pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome {
+pub(crate) fn lower_native(schema: &Schema, produce: Produce) -> Outcome {
     let normalized = normalize(schema, FLATTEN);
     if let Err(loss) = closed::object_root(&normalized.schema) {
         return prompt(loss);
     }
-    match strict(&normalized, &CLAUDE_NATIVE) {
+    let from = shared(&CLAUDE_NATIVE);
+    match batch::strict(schema, from, produce, || {
+        strict(&normalized, &CLAUDE_NATIVE)
+    }) {
         Ok((sent, losses)) => Outcome {
             mode: super::native_mode(&losses),
             wire: super::object([(
@@ -253,6 +258,16 @@ pub(crate) fn lower_native(schema: &Schema, _options: &LowerOptions) -> Outcome 
             losses,
         },
         Err(Degrade(blockers)) => prompt_listing(blockers),
+    }
+}
+
+/// The strict emission of `caps`, as a batch of assessments shares it: the three routes have
+/// the same rows, and [`strict`] reads nothing else of the table.
+fn shared(caps: &'static Capabilities) -> batch::Strict {
+    batch::Strict {
+        dialect: "claude",
+        rows: caps.rows,
+        references: false,
     }
 }
 

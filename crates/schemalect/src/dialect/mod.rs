@@ -1,6 +1,7 @@
 //! Provider dialects: one module per provider family, each a widening lowering described by a
 //! capability table (see [`caps`]).
 
+pub(crate) mod batch;
 pub mod caps;
 mod claude;
 mod closed;
@@ -265,9 +266,9 @@ fn lower_inlined(
         | Target::OpenAiResponses
         | Target::Groq
         | Target::Mistral
-        | Target::OpenRouter => openai::lower(schema, target, options),
+        | Target::OpenRouter => openai::lower(schema, target, options, produce),
         Target::Claude => claude::lower_tool(schema, options, produce),
-        Target::ClaudeNative => claude::lower_native(schema, options),
+        Target::ClaudeNative => claude::lower_native(schema, produce),
         Target::BedrockClaude => claude::lower_bedrock(schema, options, produce),
     }
 }

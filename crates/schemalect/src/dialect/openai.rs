@@ -19,7 +19,7 @@ use super::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support
 use super::closed::{self, census, root_loss, Fields};
 use super::emit::{blockers, emit, Closure, Degrade, JsonDialect, Types};
 use super::normalize::{normalize, Rewrites};
-use super::{json_mode_allowed, Outcome};
+use super::{batch, json_mode_allowed, Outcome, Produce};
 use crate::loss::{Loss, Mode};
 use crate::options::LowerOptions;
 use crate::pointer::Pointer;
@@ -212,13 +212,24 @@ const MAX_CHARS: usize = 120_000;
 const MAX_LARGE_ENUM_CHARS: usize = 15_000;
 pub(crate) const MAX_NAME: usize = 64;
 
-pub(crate) fn lower(schema: &Schema, target: Target, options: &LowerOptions) -> Outcome {
+pub(crate) fn lower(
+    schema: &Schema,
+    target: Target,
+    options: &LowerOptions,
+    produce: Produce,
+) -> Outcome {
     let attempt = if target == Target::Groq && !options.groq_strict {
         Err(Degrade::from(root_loss(
             "strict `json_schema` not sent: the Groq model is not marked as supporting it (`LowerOptions::groq_strict`), and other Groq models only treat the schema as a hint",
         )))
     } else {
-        strict(schema, table(target))
+        let caps = table(target);
+        let from = batch::Strict {
+            dialect: "openai",
+            rows: caps.rows,
+            references: sends_references(caps),
+        };
+        batch::strict(schema, from, produce, || strict(schema, caps))
     };
     match attempt {
         Ok((sent, losses)) => {
@@ -306,12 +317,7 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
             no_empty_objects: None,
         },
         types: Types::OutsideUnions,
-        // OpenAI (both APIs) and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
-        // and OpenRouter routes do not say, so recursion degrades there.
-        references: matches!(
-            caps.target,
-            Target::OpenAi | Target::OpenAiResponses | Target::Groq
-        ),
+        references: sends_references(caps),
         explicit_items: false,
     };
     // Blocked by the pre-pass already: the emission only names its own blockers.
@@ -327,6 +333,15 @@ fn strict(schema: &Schema, caps: &'static Capabilities) -> Result<(Value, Vec<Lo
     losses.extend(prepared.losses);
     losses.extend(emitted.losses);
     Ok((sent, losses))
+}
+
+/// OpenAI (both APIs) and Groq document `$defs` with recursion (providers.md O1, G1); Mistral
+/// and OpenRouter routes do not say, so recursion degrades there.
+fn sends_references(caps: &Capabilities) -> bool {
+    matches!(
+        caps.target,
+        Target::OpenAi | Target::OpenAiResponses | Target::Groq
+    )
 }
 
 /// Gives every closed object `properties` and `required`, even empty: OpenAI refuses an object

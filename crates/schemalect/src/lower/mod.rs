@@ -186,10 +186,14 @@ impl Assessment {
         options: &LowerOptions,
     ) -> Vec<Option<(Profile, Mode)>> {
         let mut reshapes = Reshapes::default();
-        assessments
-            .iter()
-            .map(|a| a.as_ref().stronger_profile_with(options, &mut reshapes))
-            .collect()
+        // The reshaped schemas are shared too, so their strict emissions are (see
+        // `Schema::assess_all`).
+        crate::dialect::batch::run(|| {
+            assessments
+                .iter()
+                .map(|a| a.as_ref().stronger_profile_with(options, &mut reshapes))
+                .collect()
+        })
     }
 
     fn stronger_profile_with(
@@ -586,6 +590,32 @@ impl Schema {
     /// ```
     pub fn assess(&self, target: Target, options: &LowerOptions) -> Assessment {
         self.lower_for(target, options, Produce::Verdict).verdict
+    }
+
+    /// [`Schema::assess`] for each of `targets`, in order. The targets that build the same
+    /// strict schema for their limit checks (OpenAI's two routes, Claude's three) build it
+    /// once: each later one reuses its verdict, charging the work it cost again, so each
+    /// assessment runs out of work where it would alone.
+    ///
+    /// ```
+    /// use schemalect::{LowerOptions, Schema, Target};
+    /// use serde_json::json;
+    ///
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "properties": {"id": {"type": "integer", "minimum": 1}},
+    ///     "required": ["id"],
+    ///     "additionalProperties": false
+    /// }))?;
+    /// let options = LowerOptions::default();
+    /// for a in schema.assess_all(&Target::ALL, &options) {
+    ///     let alone = schema.assess(a.target(), &options);
+    ///     assert_eq!((a.mode(), a.losses()), (alone.mode(), alone.losses()));
+    /// }
+    /// # Ok::<(), schemalect::SubsetError>(())
+    /// ```
+    pub fn assess_all(&self, targets: &[Target], options: &LowerOptions) -> Vec<Assessment> {
+        crate::dialect::batch::run(|| targets.iter().map(|t| self.assess(*t, options)).collect())
     }
 
     /// The lowering, within the schema's work budget; its wire is meaningless unless

@@ -99,23 +99,39 @@ fn assert_alike(schema: &Schema, target: Target, options: &LowerOptions, what: &
     assert_eq!(hint, expected, "hint: {target} {what}");
 }
 
-/// The hints of one schema's assessments for every target, given together (sharing the
-/// reshapings), are the hints each gives alone.
+/// One schema's assessments for every target made together (sharing their strict schemas)
+/// are those made alone, and their hints given together (sharing the reshapings) are the
+/// hints of those made alone.
 fn assert_shared_hints_alike(schema: &Schema, options: &LowerOptions, what: &str) -> usize {
-    let assessments: Vec<_> = Target::ALL
+    let together = schema.assess_all(&Target::ALL, options);
+    let alone: Vec<_> = Target::ALL
         .iter()
         .map(|t| schema.assess(*t, options))
         .collect();
-    let alone: Vec<_> = assessments
-        .iter()
-        .map(|a| a.stronger_profile(options))
-        .collect();
-    assert_eq!(
-        crate::Assessment::stronger_profiles(&assessments, options),
-        alone,
-        "shared hints: {what}"
-    );
-    alone.iter().flatten().count()
+    for (a, b) in together.iter().zip(&alone) {
+        assert_eq!(a.target(), b.target(), "{what}");
+        assert_eq!(
+            a.mode(),
+            b.mode(),
+            "assessed together: {} {what}",
+            a.target()
+        );
+        assert_eq!(
+            a.losses(),
+            b.losses(),
+            "assessed together: {} {what}",
+            a.target()
+        );
+    }
+    let hints: Vec<_> = alone.iter().map(|a| a.stronger_profile(options)).collect();
+    for assessments in [&together, &alone] {
+        assert_eq!(
+            crate::Assessment::stronger_profiles(assessments, options),
+            hints,
+            "shared hints: {what}"
+        );
+    }
+    hints.iter().flatten().count()
 }
 
 #[test]
