@@ -402,6 +402,37 @@ fn lint_extended_subset_accepts_local_references_and_vendor_keys() {
     assert_eq!(r.code, 2);
 }
 
+/// The text summary counts the schemas out of the ADR-126 subset that the extended one takes
+/// (a local reference, here), for which the schema is parsed a second time; the other formats
+/// print no summary and do not parse again.
+#[test]
+fn lint_text_summary_counts_schemas_the_extended_subset_takes() {
+    let dir = tmp("extended-count");
+    let with_ref = dir.join("ref.json");
+    std::fs::write(
+        &with_ref,
+        r##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}},
+  "$defs": {"a": {"type": "string"}}}"##,
+    )
+    .unwrap();
+    let path = with_ref.to_str().unwrap();
+    let r = run(&["lint", path]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "0 in subset (adr126), 1 out of subset (1 of them in the extended subset: --subset extended)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["lint", "--subset", "extended", path]);
+    assert!(
+        r.stdout.contains("1 in subset (extended), 0 out of subset"),
+        "{}",
+        r.stdout
+    );
+}
+
 #[test]
 fn lint_target_selection() {
     let r = run(&[

@@ -59,6 +59,7 @@ impl Job {
                 lower: args.targets.lower_options(),
                 targets: targets(&args.targets.target),
                 hints: args.format == LintFormat::Text,
+                extended_count: args.format == LintFormat::Text,
             },
             format: args.format,
             deny: args.deny.map(DenyArg::mode),

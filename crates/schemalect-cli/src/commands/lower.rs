@@ -24,6 +24,7 @@ pub fn run(args: LowerArgs) -> Status {
         lower: args.targets.lower_options(),
         targets: targets(&args.targets.target),
         hints: false,
+        extended_count: false,
     };
     let mut console = Console::new(0);
     let one_target = !args.targets.target.is_empty() && settings.targets.len() == 1;

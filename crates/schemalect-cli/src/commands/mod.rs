@@ -123,7 +123,8 @@ pub struct Analysis<L = Lowering> {
     pub hints: Vec<Option<(Profile, Mode)>>,
     /// The subset it was parsed under.
     pub subset: Subset,
-    /// Out of the ADR-126 subset but inside the extended one (for the summary's hint).
+    /// Out of the ADR-126 subset but inside the extended one (for the summary's hint); only
+    /// asked with [`Settings::extended_count`].
     pub extended_only: bool,
 }
 
@@ -140,6 +141,10 @@ pub struct Settings {
     /// ([`Analysis::hints`]): a second lowering per fallback, so only reports that print it
     /// ask for it.
     pub hints: bool,
+    /// Whether a schema outside the ADR-126 subset is parsed again under the extended one
+    /// ([`Analysis::extended_only`]): a second parse, for a count only the text summary
+    /// prints.
+    pub extended_count: bool,
 }
 
 impl Settings {
@@ -175,7 +180,8 @@ impl Settings {
             Vec::new()
         };
         let subset = self.parse.subset;
-        let extended_only = parsed.is_err()
+        let extended_only = self.extended_count
+            && parsed.is_err()
             && subset == Subset::Adr126
             && Schema::parse_with(schema, &self.parse.clone().with_subset(Subset::Extended))
                 .is_ok();

@@ -28,6 +28,7 @@ pub fn run(args: SuiteArgs) -> Status {
         lower: args.targets.lower_options(),
         targets: targets(&args.targets.target),
         hints: false,
+        extended_count: args.format == Format::Text,
     };
     let items = input::discover(&args.paths);
     let mut console = Console::new(items.len());
