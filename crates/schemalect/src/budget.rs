@@ -134,6 +134,17 @@ impl Budget {
     pub(crate) fn spent(self) -> u64 {
         STATE.with(|s| s.spent.get())
     }
+
+    /// Runs `f`, with the steps it spent when the budget held out to its end: what a later
+    /// reuse of its result charges again, so that the reuse runs out where making it again
+    /// would (`lower::reshapes`, `dialect::batch`). `None` once the budget has run out, when
+    /// the count may stop short.
+    pub(crate) fn measured<R>(self, f: impl FnOnce() -> R) -> (R, Option<u64>) {
+        let before = self.spent();
+        let out = f();
+        let steps = (!self.is_exhausted()).then(|| self.spent().saturating_sub(before));
+        (out, steps)
+    }
 }
 
 /// True while an operation runs on this thread.

@@ -120,14 +120,12 @@ pub(crate) fn strict(
             verdict.map(|losses| (Value::Object(Map::new()), losses))
         }
         Look::Missing => {
-            let before = budget.spent();
-            let out = make();
-            if !budget.is_exhausted() {
+            let (out, steps) = budget.measured(make);
+            if let Some(steps) = steps {
                 let verdict = match &out {
                     Ok((_, losses)) => Ok(losses.clone()),
                     Err(d) => Err(d.clone()),
                 };
-                let steps = budget.spent().saturating_sub(before);
                 BATCH.with(|b| {
                     if let Ok(Some(made)) = b.try_borrow_mut().as_deref_mut() {
                         made.push(Made {

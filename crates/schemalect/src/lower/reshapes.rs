@@ -55,17 +55,14 @@ impl Reshapes {
                 i
             }
             None => {
-                let before = b.spent();
-                let reshaped = reshape::reshape_with(schema, needs, null_means_absent);
-                if b.is_exhausted() {
-                    return None;
-                }
+                let (reshaped, steps) =
+                    b.measured(|| reshape::reshape_with(schema, needs, null_means_absent));
                 self.made.push(Made {
                     ir: Arc::clone(&schema.ir),
                     needs,
                     null_means_absent,
                     reshaped,
-                    steps: b.spent().saturating_sub(before),
+                    steps: steps?,
                 });
                 self.made.len().checked_sub(1)?
             }
