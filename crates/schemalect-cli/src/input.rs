@@ -214,7 +214,8 @@ fn walk(dir: &Path, out: &mut Vec<Item>, seen: &mut HashSet<PathBuf>) {
     let mut entries: Vec<_> = entries.into_iter().map(|e| (e.file_name(), e)).collect();
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, entry) in entries {
-        if name.to_string_lossy().starts_with('.') {
+        let name = name.as_encoded_bytes();
+        if name.first() == Some(&b'.') {
             continue;
         }
         let path = entry.path();
@@ -227,18 +228,23 @@ fn walk(dir: &Path, out: &mut Vec<Item>, seen: &mut HashSet<PathBuf>) {
         };
         match kind {
             Ok(true) => walk(&path, out, seen),
-            Ok(false) if is_json_name(&path) => out.push(Item::File(path)),
+            Ok(false) if is_json_name(name) => out.push(Item::File(path)),
             Ok(false) => {}
             // A dangling link named *.json is worth a message; other names are not ours.
-            Err(e) if is_json_name(&path) => out.push(Item::Problem(path, InputError::Io(e))),
+            Err(e) if is_json_name(name) => out.push(Item::Problem(path, InputError::Io(e))),
             Err(_) => {}
         }
     }
 }
 
-fn is_json_name(p: &Path) -> bool {
-    p.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+/// Whether a file name (not starting with a dot) has the extension `json`, in any case: read
+/// off its bytes, where `Path::extension` would parse the whole path for each of thousands
+/// of names.
+fn is_json_name(name: &[u8]) -> bool {
+    name.len() > ".json".len()
+        && name
+            .get(name.len() - ".json".len()..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(b".json"))
 }
 
 /// A file read and parsed as JSON, with its text kept for locating keywords.
@@ -658,6 +664,34 @@ mod tests {
         let g = groups(&v, Some(Kind::Suite)).unwrap();
         assert_eq!(g[0].tests.len(), 0);
         assert_eq!(g[0].place, Place::Suite(0));
+    }
+
+    #[test]
+    fn json_names_are_told_from_their_bytes_as_by_their_extension() {
+        for name in [
+            "a.json",
+            "A.JSON",
+            "b.Json",
+            "..json",
+            "é.json",
+            "json",
+            "a.jsonx",
+            "a.json.bak",
+            "ajson",
+            "a.js",
+            "a.json ",
+            "x.schema.json",
+        ] {
+            assert_eq!(
+                is_json_name(name.as_bytes()),
+                Path::new(name)
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("json")),
+                "{name}"
+            );
+        }
+        // A dot file is skipped before its name is asked about; its bytes alone say no.
+        assert!(!is_json_name(b".json"));
     }
 
     #[test]
