@@ -102,21 +102,19 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
                 let errors = json::violations(&a.parsed, &locator, g.place);
                 for (i, target) in settings.targets.iter().enumerate() {
                     let lowering = a.lowerings.get(i);
-                    json::push_line(
-                        &mut r.out,
-                        &LowerLine {
-                            file: &name,
-                            group: g.index,
-                            target: target.name(),
-                            in_subset: a.parsed.is_ok(),
-                            errors: &errors,
-                            mode: lowering.map(|l| l.mode().name()),
-                            wire: lowering.map(|l| l.wire()),
-                            losses: lowering
-                                .map(|l| json::losses(l.assessment()))
-                                .unwrap_or_default(),
-                        },
-                    );
+                    LowerLine {
+                        file: &name,
+                        group: g.index,
+                        target: target.name(),
+                        in_subset: a.parsed.is_ok(),
+                        errors: &errors,
+                        mode: lowering.map(|l| l.mode().name()),
+                        wire: lowering.map(|l| l.wire()),
+                        losses: lowering
+                            .map(|l| json::losses(l.assessment()))
+                            .unwrap_or_default(),
+                    }
+                    .write_line(&mut r.out);
                 }
             }
             Format::Text => match &a.parsed {

@@ -4,6 +4,7 @@
 use crate::commands::FileError;
 use crate::input::Place;
 use crate::locate::Locator;
+use crate::report::compact;
 use schemalect::{Assessment, SubsetError};
 use serde::Serialize;
 use serde_json::Value;
@@ -22,6 +23,32 @@ pub struct Violation<'a> {
     pub line: Option<usize>,
     /// 1-based column (Unicode code points) of the same place.
     pub column: Option<usize>,
+}
+
+impl Violation<'_> {
+    /// Appends the violation as its `Serialize` derive writes it, for
+    /// [`LowerLine::write_line`].
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"pointer\":");
+        compact::write_str(out, self.pointer);
+        out.extend_from_slice(b",\"keyword\":");
+        compact::write_str(out, self.keyword);
+        out.extend_from_slice(b",\"reason\":");
+        compact::write_str(out, &self.reason);
+        out.extend_from_slice(b",\"line\":");
+        write_option_usize(out, self.line);
+        out.extend_from_slice(b",\"column\":");
+        write_option_usize(out, self.column);
+        out.push(b'}');
+    }
+}
+
+/// Appends `n`, or `null` for `None`, as serde_json writes an `Option<usize>`.
+fn write_option_usize(out: &mut Vec<u8>, n: Option<usize>) {
+    match n {
+        Some(n) => compact::write_usize(out, n),
+        None => out.extend_from_slice(b"null"),
+    }
 }
 
 /// Every violation of a parse result (none when in the subset), located in the file whose
@@ -80,6 +107,19 @@ pub struct Loss<'a> {
     pub keyword: &'a str,
     /// What happened and why.
     pub reason: &'a str,
+}
+
+impl Loss<'_> {
+    /// Appends the loss as its `Serialize` derive writes it, for [`LowerLine::write_line`].
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"pointer\":");
+        compact::write_str(out, self.pointer);
+        out.extend_from_slice(b",\"keyword\":");
+        compact::write_str(out, self.keyword);
+        out.extend_from_slice(b",\"reason\":");
+        compact::write_str(out, self.reason);
+        out.push(b'}');
+    }
 }
 
 /// The losses of a lowering.
@@ -142,6 +182,51 @@ pub struct LowerLine<'a> {
     pub wire: Option<&'a Value>,
     /// Every loss.
     pub losses: Vec<Loss<'a>>,
+}
+
+impl LowerLine<'_> {
+    /// Appends the line and its newline, exactly as [`push_line`] does, through the
+    /// [`compact`] writer: `lower` writes a line per schema and target, megabytes of them,
+    /// and serde_json's escaping one byte at a time and its dispatch for every node of the
+    /// wire cost more than the line is worth. The `Serialize` derive stays the contract (and
+    /// the tests' oracle); this writes the same fields in the same order.
+    pub fn write_line(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"file\":");
+        compact::write_str(out, self.file);
+        out.extend_from_slice(b",\"group\":");
+        compact::write_usize(out, self.group);
+        out.extend_from_slice(b",\"target\":");
+        compact::write_str(out, self.target);
+        out.extend_from_slice(if self.in_subset {
+            b",\"in_subset\":true,\"errors\":["
+        } else {
+            b",\"in_subset\":false,\"errors\":["
+        });
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            e.write(out);
+        }
+        out.extend_from_slice(b"],\"mode\":");
+        match self.mode {
+            Some(mode) => compact::write_str(out, mode),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"wire\":");
+        match self.wire {
+            Some(wire) => compact::write_value(out, wire),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"losses\":[");
+        for (i, l) in self.losses.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            l.write(out);
+        }
+        out.extend_from_slice(b"]}\n");
+    }
 }
 
 /// `suite --format json`: one line per group.
@@ -264,4 +349,97 @@ pub struct CheckSchemaLine<'a> {
     pub in_subset: bool,
     /// Every violation.
     pub errors: Vec<Violation<'a>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn both(line: &LowerLine<'_>) {
+        let mut oracle = Vec::new();
+        push_line(&mut oracle, line);
+        let mut ours = Vec::new();
+        line.write_line(&mut ours);
+        assert_eq!(
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&oracle)
+        );
+        assert_eq!(ours, oracle);
+    }
+
+    #[test]
+    fn lower_line_as_push_line() {
+        let wire = json!({
+            "type": "json_schema",
+            "json_schema": {"name": "a\"b", "strict": true, "schema": {
+                "type": "object",
+                "properties": {"x\ty": {"type": ["string", "null"], "maxLength": 3}},
+                "required": [],
+                "additionalProperties": false
+            }}
+        });
+        let errors = [
+            Violation {
+                pointer: "/properties/a~1b",
+                keyword: "pattern",
+                reason: "a \"quoted\" reason\nover two lines \u{1}".to_owned(),
+                line: Some(12),
+                column: None,
+            },
+            Violation {
+                pointer: "",
+                keyword: "",
+                reason: "é€😀".to_owned(),
+                line: None,
+                column: Some(usize::MAX),
+            },
+        ];
+        let losses = || {
+            vec![
+                Loss {
+                    pointer: "/properties/x\\y",
+                    keyword: "maxLength",
+                    reason: "dropped: \t",
+                },
+                Loss {
+                    pointer: "",
+                    keyword: "",
+                    reason: "",
+                },
+            ]
+        };
+        for in_subset in [true, false] {
+            both(&LowerLine {
+                file: "dir/a \"b\".json",
+                group: 7,
+                target: "openai",
+                in_subset,
+                errors: &errors,
+                mode: Some("widened"),
+                wire: Some(&wire),
+                losses: losses(),
+            });
+        }
+        both(&LowerLine {
+            file: "x.json",
+            group: 0,
+            target: "gemini",
+            in_subset: false,
+            errors: &errors[..1],
+            mode: None,
+            wire: None,
+            losses: Vec::new(),
+        });
+        both(&LowerLine {
+            file: "",
+            group: 123_456,
+            target: "anthropic",
+            in_subset: true,
+            errors: &[],
+            mode: Some("exact"),
+            wire: Some(&json!({})),
+            losses: losses(),
+        });
+    }
 }

@@ -1,6 +1,7 @@
 //! Rendering: human text, JSON lines (the documented contract), SARIF 2.1.0; and standard
 //! output, buffered and locked, that stops quietly when the reader goes away.
 
+pub mod compact;
 pub mod gitlab;
 pub mod json;
 pub mod sarif;
