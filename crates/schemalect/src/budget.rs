@@ -414,6 +414,8 @@ pub(crate) fn value_bytes(v: &Value) -> u64 {
     n
 }
 
+pub(crate) mod kept;
+
 #[cfg(test)]
 mod corpus;
 

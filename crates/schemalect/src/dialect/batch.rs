@@ -15,12 +15,11 @@
 use super::caps::Row;
 use super::emit::Degrade;
 use super::Produce;
-use crate::budget;
+use crate::budget::{self, kept::Kept};
 use crate::loss::Loss;
 use crate::schema::{Ir, Schema};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::sync::Arc;
 
 /// Which strict emission: the dialect's, and what it reads of its capability table (the rows,
 /// and whether recursive references are sent).
@@ -43,17 +42,8 @@ impl PartialEq for Strict {
 /// A strict emission's verdict.
 type Verdict = Result<Vec<Loss>, Degrade>;
 
-struct Made {
-    /// The schema emitted (before its normalisation), held so that its address names it.
-    ir: Arc<Ir>,
-    from: Strict,
-    verdict: Verdict,
-    /// The work budget's steps the emission spent.
-    steps: u64,
-}
-
 thread_local! {
-    static BATCH: RefCell<Option<Vec<Made>>> = const { RefCell::new(None) };
+    static BATCH: RefCell<Option<Kept<Ir, Strict, Verdict>>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` as one batch: the strict emissions of its verdicts are made once per schema and
@@ -61,7 +51,7 @@ thread_local! {
 pub(crate) fn run<R>(f: impl FnOnce() -> R) -> R {
     let joined = BATCH.with(|b| match b.try_borrow_mut() {
         Ok(mut b) if b.is_none() => {
-            *b = Some(Vec::new());
+            *b = Some(Kept::default());
             false
         }
         _ => true,
@@ -89,7 +79,8 @@ enum Look {
     /// No batch is running.
     Outside,
     Missing,
-    Found(Verdict, u64),
+    /// Kept, its steps charged again.
+    Found(Verdict),
 }
 
 /// The strict schema of `schema` as `from` emits it (`make`). For a verdict inside a batch,
@@ -106,19 +97,18 @@ pub(crate) fn strict(
         return make();
     };
     let look = BATCH.with(|b| match b.try_borrow().as_deref() {
-        Ok(Some(made)) => made
-            .iter()
-            .find(|m| Arc::ptr_eq(&m.ir, &schema.ir) && m.from == from)
-            .map_or(Look::Missing, |m| Look::Found(m.verdict.clone(), m.steps)),
+        Ok(Some(kept)) => match kept.find(&schema.ir, &from) {
+            // Past the budget, the lowering's outcome is the budget's error, whatever this is.
+            Some(i) => kept
+                .reuse(i)
+                .map_or(Look::Missing, |(verdict, _)| Look::Found(verdict.clone())),
+            None => Look::Missing,
+        },
         _ => Look::Outside,
     });
     match look {
         Look::Outside => make(),
-        Look::Found(verdict, steps) => {
-            // Past the budget, the lowering's outcome is the budget's error, whatever this is.
-            let _ = budget::charge(steps);
-            verdict.map(|losses| (Value::Object(Map::new()), losses))
-        }
+        Look::Found(verdict) => verdict.map(|losses| (Value::Object(Map::new()), losses)),
         Look::Missing => {
             let (out, steps) = budget.measured(make);
             if let Some(steps) = steps {
@@ -127,13 +117,8 @@ pub(crate) fn strict(
                     Err(d) => Err(d.clone()),
                 };
                 BATCH.with(|b| {
-                    if let Ok(Some(made)) = b.try_borrow_mut().as_deref_mut() {
-                        made.push(Made {
-                            ir: Arc::clone(&schema.ir),
-                            from,
-                            verdict,
-                            steps,
-                        });
+                    if let Ok(Some(kept)) = b.try_borrow_mut().as_deref_mut() {
+                        kept.keep(&schema.ir, from, verdict, steps);
                     }
                 });
             }

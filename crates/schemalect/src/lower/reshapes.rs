@@ -8,27 +8,16 @@
 //! schema, not ten. The reshaping is the larger part of a hint's work (the lowering of what it
 //! makes is the rest, and differs by target).
 
-use crate::budget::{self, Budget};
+use crate::budget::kept::Kept;
+use crate::budget::Budget;
 use crate::dialect::Needs;
 use crate::lens::reshape::{self, Reshaped};
 use crate::schema::{Ir, Schema};
-use std::sync::Arc;
 
-/// Reshapings made so far, by schema and needs.
+/// Reshapings made so far, by schema, needs and `null_means_absent`.
 #[derive(Default)]
 pub(super) struct Reshapes {
-    made: Vec<Made>,
-}
-
-struct Made {
-    /// The schema reshaped, held so that its address names it while it is kept here.
-    ir: Arc<Ir>,
-    needs: Needs,
-    null_means_absent: bool,
-    reshaped: Reshaped,
-    /// The work budget's steps the reshaping spent: charged again on each reuse, so that a
-    /// hint that reuses it runs out of work exactly where making it again would.
-    steps: u64,
+    made: Kept<Ir, (Needs, bool), Reshaped>,
 }
 
 impl Reshapes {
@@ -42,31 +31,17 @@ impl Reshapes {
         null_means_absent: bool,
         b: Budget,
     ) -> Option<&Reshaped> {
-        let same = |m: &Made| {
-            Arc::ptr_eq(&m.ir, &schema.ir)
-                && m.needs == needs
-                && m.null_means_absent == null_means_absent
-        };
-        let index = match self.made.iter().position(same) {
+        let key = (needs, null_means_absent);
+        match self.made.find(&schema.ir, &key) {
             Some(i) => {
-                if !budget::charge(self.made.get(i)?.steps) {
-                    return None;
-                }
-                i
+                let (reshaped, held) = self.made.reuse(i)?;
+                held.then_some(reshaped)
             }
             None => {
                 let (reshaped, steps) =
                     b.measured(|| reshape::reshape_with(schema, needs, null_means_absent));
-                self.made.push(Made {
-                    ir: Arc::clone(&schema.ir),
-                    needs,
-                    null_means_absent,
-                    reshaped,
-                    steps: steps?,
-                });
-                self.made.len().checked_sub(1)?
+                self.made.keep(&schema.ir, key, reshaped, steps?)
             }
-        };
-        self.made.get(index).map(|m| &m.reshaped)
+        }
     }
 }
