@@ -29,18 +29,36 @@ impl Violation<'_> {
     /// Appends the violation as its `Serialize` derive writes it, for
     /// [`LowerLine::write_line`].
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"pointer\":");
-        compact::write_str(out, self.pointer);
-        out.extend_from_slice(b",\"keyword\":");
-        compact::write_str(out, self.keyword);
-        out.extend_from_slice(b",\"reason\":");
-        compact::write_str(out, &self.reason);
+        write_place(out, self.pointer, self.keyword, &self.reason);
         out.extend_from_slice(b",\"line\":");
         write_option_usize(out, self.line);
         out.extend_from_slice(b",\"column\":");
         write_option_usize(out, self.column);
         out.push(b'}');
     }
+}
+
+/// Appends the opening of a violation or a loss, the three fields they start with, and leaves
+/// the object open.
+fn write_place(out: &mut Vec<u8>, pointer: &str, keyword: &str, reason: &str) {
+    out.extend_from_slice(b"{\"pointer\":");
+    compact::write_str(out, pointer);
+    out.extend_from_slice(b",\"keyword\":");
+    compact::write_str(out, keyword);
+    out.extend_from_slice(b",\"reason\":");
+    compact::write_str(out, reason);
+}
+
+/// Appends `items` as a JSON list, each written by `write`.
+fn write_list<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&T, &mut Vec<u8>)) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(item, out);
+    }
+    out.push(b']');
 }
 
 /// Appends `n`, or `null` for `None`, as serde_json writes an `Option<usize>`.
@@ -112,12 +130,7 @@ pub struct Loss<'a> {
 impl Loss<'_> {
     /// Appends the loss as its `Serialize` derive writes it, for [`LowerLine::write_line`].
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"pointer\":");
-        compact::write_str(out, self.pointer);
-        out.extend_from_slice(b",\"keyword\":");
-        compact::write_str(out, self.keyword);
-        out.extend_from_slice(b",\"reason\":");
-        compact::write_str(out, self.reason);
+        write_place(out, self.pointer, self.keyword, self.reason);
         out.push(b'}');
     }
 }
@@ -198,17 +211,12 @@ impl LowerLine<'_> {
         out.extend_from_slice(b",\"target\":");
         compact::write_str(out, self.target);
         out.extend_from_slice(if self.in_subset {
-            b",\"in_subset\":true,\"errors\":["
+            b",\"in_subset\":true,\"errors\":"
         } else {
-            b",\"in_subset\":false,\"errors\":["
+            b",\"in_subset\":false,\"errors\":"
         });
-        for (i, e) in self.errors.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            e.write(out);
-        }
-        out.extend_from_slice(b"],\"mode\":");
+        write_list(out, self.errors, Violation::write);
+        out.extend_from_slice(b",\"mode\":");
         match self.mode {
             Some(mode) => compact::write_str(out, mode),
             None => out.extend_from_slice(b"null"),
@@ -218,14 +226,9 @@ impl LowerLine<'_> {
             Some(wire) => compact::write_value(out, wire),
             None => out.extend_from_slice(b"null"),
         }
-        out.extend_from_slice(b",\"losses\":[");
-        for (i, l) in self.losses.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            l.write(out);
-        }
-        out.extend_from_slice(b"]}\n");
+        out.extend_from_slice(b",\"losses\":");
+        write_list(out, &self.losses, Loss::write);
+        out.extend_from_slice(b"}\n");
     }
 }
 
