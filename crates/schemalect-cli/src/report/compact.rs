@@ -160,25 +160,6 @@ fn write_escaped(out: &mut Vec<u8>, bytes: &[u8], first: usize) {
     out.push(b'"');
 }
 
-/// Appends `n` in decimal, as serde_json writes an unsigned integer.
-pub fn write_usize(out: &mut Vec<u8>, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if let Some(text) = digits.get(at..) {
-        out.extend_from_slice(text);
-    }
-}
-
 /// A container of [`write_value`]'s walk that is still open: what is left of it.
 enum Open<'a> {
     Array(std::slice::Iter<'a, Value>),
@@ -259,10 +240,13 @@ pub fn write_value(out: &mut Vec<u8>, v: &Value) {
     }
 }
 
-/// Appends a number exactly as serde_json spells it, by asking serde_json.
-fn write_number(out: &mut Vec<u8>, n: &serde_json::Number) {
-    // Writing into a `Vec` cannot fail, and a `Number` always serialises (it is never NaN or
-    // infinite); were it ever to fail, the number would be missing rather than the line cut.
+/// Appends a number (a `Number`, a count such as a line's group, or an optional one, `null`
+/// when absent) exactly as serde_json spells it, by asking serde_json: numbers are a few per line, and its spelling is the
+/// contract.
+pub fn write_number(out: &mut Vec<u8>, n: &impl serde::Serialize) {
+    // Writing into a `Vec` cannot fail, and a number always serialises (a `Number` is never
+    // NaN or infinite); were it ever to fail, the number would be missing rather than the line
+    // cut.
     let _ = serde_json::to_writer(&mut *out, n);
 }
 
@@ -385,7 +369,7 @@ mod tests {
     fn usize_as_serde_json() {
         for n in [0, 1, 9, 10, 99, 100, 12_345, u32::MAX as usize, usize::MAX] {
             let mut out = Vec::new();
-            write_usize(&mut out, n);
+            write_number(&mut out, &n);
             assert_eq!(out, serde_json::to_vec(&n).expect("a number serialises"));
         }
     }

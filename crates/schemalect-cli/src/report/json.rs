@@ -31,9 +31,9 @@ impl Violation<'_> {
     fn write(&self, out: &mut Vec<u8>) {
         write_place(out, self.pointer, self.keyword, &self.reason);
         out.extend_from_slice(b",\"line\":");
-        write_option_usize(out, self.line);
+        compact::write_number(out, &self.line);
         out.extend_from_slice(b",\"column\":");
-        write_option_usize(out, self.column);
+        compact::write_number(out, &self.column);
         out.push(b'}');
     }
 }
@@ -59,14 +59,6 @@ fn write_list<T>(out: &mut Vec<u8>, items: &[T], write: impl Fn(&T, &mut Vec<u8>
         write(item, out);
     }
     out.push(b']');
-}
-
-/// Appends `n`, or `null` for `None`, as serde_json writes an `Option<usize>`.
-fn write_option_usize(out: &mut Vec<u8>, n: Option<usize>) {
-    match n {
-        Some(n) => compact::write_usize(out, n),
-        None => out.extend_from_slice(b"null"),
-    }
 }
 
 /// Every violation of a parse result (none when in the subset), located in the file whose
@@ -207,7 +199,7 @@ impl LowerLine<'_> {
         out.extend_from_slice(b"{\"file\":");
         compact::write_str(out, self.file);
         out.extend_from_slice(b",\"group\":");
-        compact::write_usize(out, self.group);
+        compact::write_number(out, &self.group);
         out.extend_from_slice(b",\"target\":");
         compact::write_str(out, self.target);
         out.extend_from_slice(if self.in_subset {
