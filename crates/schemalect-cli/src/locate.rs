@@ -8,6 +8,7 @@
 //! it takes the last of duplicate keys (of a root object known to repeat none, the first, read
 //! no further). It never panics and never recurses.
 
+use crate::wordscan::{equal, first_where};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -411,47 +412,6 @@ fn structural(b: &[u8], from: usize) -> Option<usize> {
         |w| equal(w, b'"') | equal(w, b'{') | equal(w, b'[') | equal(w, b'}') | equal(w, b']'),
         |c| matches!(c, b'"' | b'{' | b'[' | b'}' | b']'),
     )
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of every byte of `w` equal to `c`, exactly up to the first such byte: in
-/// `x - 0x0101…`, a zero byte of `x` borrows into its own high bit, and `& !x` keeps only
-/// bytes whose high bit was clear; a borrow only reaches the bytes after a true hit. So the
-/// lowest bit set, of this or of several of them or-ed, marks the first hit (the word is read
-/// little-endian).
-fn equal(w: u64, c: u8) -> u64 {
-    let x = w ^ (ONES * u64::from(c));
-    x.wrapping_sub(ONES) & !x & HIGH
-}
-
-/// The first byte at or after `from` that `byte` accepts, eight bytes at a time through `word`
-/// (which marks them as [`equal`] does), the last few one by one.
-fn first_where(
-    b: &[u8],
-    from: usize,
-    word: impl Fn(u64) -> u64,
-    byte: impl Fn(u8) -> bool,
-) -> Option<usize> {
-    let mut i = from;
-    while let Some(w) = b
-        .get(i..i.saturating_add(8))
-        .and_then(|w| <[u8; 8]>::try_from(w).ok())
-    {
-        let hits = word(u64::from_le_bytes(w));
-        if hits != 0 {
-            return Some(i + (hits.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    while let Some(&c) = b.get(i) {
-        if byte(c) {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
 }
 
 /// Where containers of a text end: `(start, one past the end)`, sorted by start. Locating a

@@ -29,6 +29,7 @@ mod progress;
 mod report;
 mod resources;
 mod skim;
+mod wordscan;
 
 use args::{Cli, Command};
 use clap::FromArgMatches;

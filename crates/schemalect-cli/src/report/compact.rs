@@ -7,84 +7,23 @@
 //! once, and a `Value` is walked directly. The output is the same, byte for byte, as
 //! serde_json's compact serializer (the tests hold it to serde_json as the oracle).
 
+use crate::wordscan::{below, equal, first_where};
 use serde_json::Value;
 
-/// Eight copies of a byte, one per lane of a `u64`.
-const fn lanes(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
-}
-
-/// The high bit of every lane.
-const HIGH: u64 = lanes(0x80);
-
-/// The lanes of `x` that need escaping in a JSON string (a control byte below 0x20, `"` or
-/// `\`), each flagged by its high bit. Only the lowest flag is exact: a flag can carry a
-/// borrow into the lanes above it, which is harmless because only the first escape is used.
-///
-/// The classic tests: a lane is below `n` (for `n <= 0x80`) when subtracting `n` from it
-/// borrows and its own high bit was clear; a lane equals `b` when `x ^ b` is zero there,
-/// that is below 1.
-const fn needs_escape(x: u64) -> u64 {
-    let control = x.wrapping_sub(lanes(0x20)) & !x;
-    let quote = x ^ lanes(b'"');
-    let quote = quote.wrapping_sub(lanes(1)) & !quote;
-    let backslash = x ^ lanes(b'\\');
-    let backslash = backslash.wrapping_sub(lanes(1)) & !backslash;
-    (control | quote | backslash) & HIGH
-}
-
-/// Whether `b` needs escaping in a JSON string: [`needs_escape`] for one byte.
-const fn escapes(b: u8) -> bool {
+/// Whether `b` needs escaping in a JSON string: a control byte below 0x20, `"` or `\`.
+fn escapes(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
-/// The index in `bytes` of the first byte at or after `from` that needs escaping.
-///
-/// Whole chunks of eight bytes are read as little-endian `u64`s, so the lowest flagged lane
-/// is the first such byte. The last, shorter chunk is read again as the string's last eight
-/// bytes, the lanes before `from` made clean; a string shorter than eight bytes as its first
-/// and last four (which may overlap), or byte by byte below four.
+/// The index in `bytes` of the first byte at or after `from` that needs escaping, eight bytes
+/// at a time.
 fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut rest = bytes.get(from..)?;
-    let mut at = from;
-    while let Some((chunk, tail)) = rest.split_first_chunk::<8>() {
-        let flags = needs_escape(u64::from_le_bytes(*chunk));
-        if flags != 0 {
-            return Some(at + lane(flags));
-        }
-        at += 8;
-        rest = tail;
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    if let Some(last) = bytes.last_chunk::<8>() {
-        // The last eight bytes end where `rest` does; those before `at` were scanned clean,
-        // except those before `from` when `rest` is all that was left: make them spaces, so
-        // that an escape there neither shows nor borrows into the next lanes.
-        let base = bytes.len() - 8;
-        let skip = from.saturating_sub(base);
-        let keep = u64::MAX.checked_shl(8 * skip as u32).unwrap_or(0);
-        let x = (u64::from_le_bytes(*last) & keep) | (lanes(b' ') & !keep);
-        let flags = needs_escape(x);
-        return (flags != 0).then(|| base + lane(flags));
-    }
-    if let (Some(first), Some(last)) = (rest.first_chunk::<4>(), rest.last_chunk::<4>()) {
-        // Lanes 0-3 are the first four bytes, 4-7 the last four: the lowest flag is the first
-        // escape either way, since the bytes before it are clean in both halves.
-        let x = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
-        let flags = needs_escape(x);
-        return (flags != 0).then(|| match lane(flags) {
-            i @ 0..4 => at + i,
-            i => at + i + rest.len() - 8,
-        });
-    }
-    rest.iter().position(|&b| escapes(b)).map(|i| at + i)
-}
-
-/// The lane of the lowest flag of a non-zero [`needs_escape`] result.
-const fn lane(flags: u64) -> usize {
-    (flags.trailing_zeros() / 8) as usize
+    first_where(
+        bytes,
+        from,
+        |w| below(w, 0x20) | equal(w, b'"') | equal(w, b'\\'),
+        escapes,
+    )
 }
 
 /// A lowercase hexadecimal digit of `n` (below 16), as serde_json writes them.
@@ -96,7 +35,7 @@ const fn hex(n: u8) -> u8 {
     }
 }
 
-/// Appends the escape of `b`, a byte [`needs_escape`] flags: the short forms JSON has for
+/// Appends the escape of `b`, a byte [`escapes`] accepts: the short forms JSON has for
 /// `"`, `\`, backspace, form feed, line feed, carriage return and tab, `\u00XX` (lowercase)
 /// for every other control byte, as serde_json writes them.
 fn push_escape(out: &mut Vec<u8>, b: u8) {
