@@ -589,6 +589,7 @@ pub mod gemini_wire;
 )]
 pub mod integrations;
 pub mod ir;
+mod json;
 pub mod keywords;
 mod lens;
 pub mod limits;
@@ -679,10 +680,17 @@ impl Schema {
         subset::parse(value, options)
     }
 
-    /// Parses JSON text, then the schema.
+    /// Parses JSON text, then the schema: the same result as `serde_json::from_str` then
+    /// [`Schema::parse_with`] (with the work budget per byte of `text`), without building a
+    /// `serde_json::Value` on the way except in the `full` subset (src/json/mod.rs says why).
     pub fn from_json_str(text: &str, options: &ParseOptions) -> Result<Schema, Error> {
-        let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
-        Ok(subset::parse_sized(&value, options, text.len() as u64)?)
+        let bytes = text.len() as u64;
+        if options.subset == Subset::Full {
+            let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
+            return Ok(subset::parse_sized(&value, options, bytes)?);
+        }
+        let tree = json::Tree::parse(text).map_err(|e| Error::json(&e))?;
+        Ok(subset::parse_sized(tree.root(), options, bytes)?)
     }
 }
 

@@ -19,11 +19,12 @@
 use super::front::{Bounds, Front};
 use super::uri::{resolve, split_fragment};
 use super::{
-    annotations, array_rules, decode_fragment, kind_of, number_rules, object_rules, string_rules,
+    annotations, array_rules, decode_fragment, number_rules, object_rules, string_rules,
     ParseOptions,
 };
 use crate::error::{SubsetError, Violation, ViolationKind};
 use crate::ir::{Additional, Draft, FullIr, FullRules, Node, NodeId, Properties, Resource};
+use crate::json::Json;
 use crate::keywords::Shape;
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
@@ -304,7 +305,7 @@ impl<'a> Full<'a> {
             }
             other => {
                 self.front
-                    .violate(&at, keyword, ViolationKind::NotASchema(kind_of(other)));
+                    .violate(&at, keyword, ViolationKind::NotASchema(other.kind()));
                 return None;
             }
         };

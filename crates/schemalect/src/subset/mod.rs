@@ -11,13 +11,14 @@ use crate::ir::{
     Additional, Annotations, ArrayRules, Bound, Node, NodeId, NumberRules, ObjectRules, Properties,
     StringRules, Subset,
 };
+use crate::json::{Json, View};
 use crate::keywords::{self, Role, Shape};
 use crate::limits::{Limits, Operation};
 use crate::pointer::Pointer;
 use crate::schema::Schema;
 use crate::value::{as_exact_u64, cmp_numbers, JsonType, TypeSet};
 use front::{Bounds, Front};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -98,15 +99,16 @@ pub fn parse(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetErro
 }
 
 /// [`parse`], for a value whose text is `bytes` long: the work budget is per byte of it, and
-/// the schema keeps the size for the budgets of what is done with it later.
-pub(crate) fn parse_sized(
-    value: &Value,
+/// the schema keeps the size for the budgets of what is done with it later. The value is a
+/// `serde_json::Value` or a [`crate::json::Tree`]'s; the `full` subset reads it as a `Value`.
+pub(crate) fn parse_sized<'v, J: Json<'v>>(
+    value: J,
     options: &ParseOptions,
     bytes: u64,
 ) -> Result<Schema, SubsetError> {
     let parsed = crate::budget::run(Operation::Parse, &options.limits, bytes, None, |b| {
         let parsed = if options.subset == Subset::Full {
-            full::parse(value, options)
+            full::parse(&value.as_value(), options)
         } else {
             parse_inner(value, options)
         };
@@ -121,7 +123,7 @@ pub(crate) fn parse_sized(
     parsed.map(|s| s.with_source(options.limits, bytes))
 }
 
-fn parse_inner(value: &Value, options: &ParseOptions) -> Result<Schema, SubsetError> {
+fn parse_inner<'v, J: Json<'v>>(value: J, options: &ParseOptions) -> Result<Schema, SubsetError> {
     let mut p = Parser {
         front: Front::new(options.limits),
         subset: options.subset,
@@ -156,31 +158,29 @@ struct Parser {
 }
 
 /// Keyword values gathered while walking one schema object, folded into the node at the end.
-#[derive(Default)]
-struct Pending<'v> {
+struct Pending<J> {
     /// `items` was a list (drafts 4 to 2019-09): `additionalItems` then applies after it.
     tuple: bool,
-    additional_items: Option<&'v Value>,
+    additional_items: Option<J>,
     bounds: Bounds,
+}
+
+impl<J> Default for Pending<J> {
+    fn default() -> Self {
+        Pending {
+            tuple: false,
+            additional_items: None,
+            bounds: Bounds::default(),
+        }
+    }
 }
 
 /// True when the schema object names itself (`$id`, or draft 4's `id`, as a string): its
 /// subschemas then resolve `#…` against it.
-fn identified(obj: &Map<String, Value>) -> bool {
+fn identified<'v, J: Json<'v>>(obj: J) -> bool {
     obj.get("$id")
         .or_else(|| obj.get("id"))
-        .is_some_and(Value::is_string)
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
+        .is_some_and(|v| v.as_str().is_some())
 }
 
 impl Parser {
@@ -278,9 +278,9 @@ impl Parser {
     }
 
     /// Parses the subschema at `at`, written as the value of `parent_keyword`.
-    fn schema(
+    fn schema<'v, J: Json<'v>>(
         &mut self,
-        v: &Value,
+        v: J,
         at: Pointer,
         parent_keyword: &str,
         depth: usize,
@@ -288,23 +288,20 @@ impl Parser {
         if self.front.too_deep(&at, parent_keyword, depth) {
             return None;
         }
-        let obj = match v {
-            Value::Object(o) => o,
-            Value::Bool(true) if self.subset == Subset::Extended => {
+        let members = match v.view() {
+            View::Object(members) => members,
+            View::Bool(true) if self.subset == Subset::Extended => {
                 // `true` is the schema that accepts everything, like `{}`.
                 return self.any_value(at, parent_keyword);
             }
-            Value::Bool(b) => {
+            View::Bool(b) => {
                 self.front
-                    .violate(&at, parent_keyword, ViolationKind::BooleanSchema(*b));
+                    .violate(&at, parent_keyword, ViolationKind::BooleanSchema(b));
                 return None;
             }
-            other => {
-                self.front.violate(
-                    &at,
-                    parent_keyword,
-                    ViolationKind::NotASchema(kind_of(other)),
-                );
+            _ => {
+                self.front
+                    .violate(&at, parent_keyword, ViolationKind::NotASchema(v.kind()));
                 return None;
             }
         };
@@ -319,10 +316,10 @@ impl Parser {
         let outer = self.embedded.clone();
         // Looked up only where it matters: two hashed look-ups per node were 1.5 % of a
         // `lower` of the corpus (docs/benchmarks.md), for a flag the ADR-126 subset never reads.
-        if self.subset == Subset::Extended && depth > 0 && identified(obj) {
+        if self.subset == Subset::Extended && depth > 0 && identified(v) {
             self.embedded = Some(at.clone());
         }
-        let node = self.object(id, obj, &at, depth);
+        let node = self.object::<J>(id, members, &at, depth);
         self.embedded = outer;
         if let Some(slot) = self.nodes.get_mut(id.index()) {
             *slot = node;
@@ -350,14 +347,20 @@ impl Parser {
         Some(id)
     }
 
-    fn object(&mut self, id: NodeId, obj: &Map<String, Value>, at: &Pointer, depth: usize) -> Node {
+    fn object<'v, J: Json<'v>>(
+        &mut self,
+        id: NodeId,
+        members: J::Members,
+        at: &Pointer,
+        depth: usize,
+    ) -> Node {
         let mut node = Node {
             pointer: at.clone(),
             ..Node::default()
         };
         let mut pending = Pending::default();
         let mut asserts = false;
-        for (name, value) in obj {
+        for (name, value) in members {
             let Some(kw) = keywords::lookup_in(name, self.subset) else {
                 if self.subset == Subset::Extended && keywords::is_vendor_key(name) {
                     continue;
@@ -399,20 +402,26 @@ impl Parser {
 
     /// Drafts 4 to 2019-09 tuples: `additionalItems` after a list under `items` becomes
     /// `items`; `false` there means no more items than the list has.
-    fn fold_tuple(&mut self, node: &mut Node, pending: &Pending<'_>, at: &Pointer, depth: usize) {
+    fn fold_tuple<'v, J: Json<'v>>(
+        &mut self,
+        node: &mut Node,
+        pending: &Pending<J>,
+        at: &Pointer,
+        depth: usize,
+    ) {
         let Some(extra) = pending.additional_items else {
             return;
         };
         let name = "additionalItems";
-        match extra {
-            Value::Bool(true) => {}
-            Value::Bool(false) if pending.tuple => {
+        match extra.view() {
+            View::Bool(true) => {}
+            View::Bool(false) if pending.tuple => {
                 let rules = array_rules(node);
                 let n = rules.prefix_items.len() as u64;
                 rules.max_items = Some(rules.max_items.map_or(n, |m| m.min(n)));
             }
-            Value::Bool(false) => {}
-            Value::Object(_) => {
+            View::Bool(false) => {}
+            View::Object(_) => {
                 // Parsed either way (fail-closed), applied only after a tuple, as the drafts say.
                 let child = self.schema(extra, at.join(name), name, depth + 1);
                 if pending.tuple {
@@ -424,22 +433,21 @@ impl Parser {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn keyword<'v>(
+    fn keyword<'v, J: Json<'v>>(
         &mut self,
         node: &mut Node,
-        pending: &mut Pending<'v>,
+        pending: &mut Pending<J>,
         name: &'static str,
         shape: Shape,
-        value: &'v Value,
+        value: J,
         at: &Pointer,
         depth: usize,
     ) {
         match name {
             "items" => {
-                if let (Some(list), Subset::Extended) = (value.as_array(), self.subset) {
+                if let (Some(list), Subset::Extended) = (value.items(), self.subset) {
                     let base = at.join(name);
                     let ids: Vec<NodeId> = list
-                        .iter()
                         .enumerate()
                         .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
                         .collect();
@@ -456,7 +464,7 @@ impl Parser {
                     pending.tuple = true;
                     return;
                 }
-                if value.is_array() {
+                if value.items().is_some() {
                     return self.front.shape(
                         at,
                         name,
@@ -471,12 +479,11 @@ impl Parser {
                 array_rules(node).items = child;
             }
             "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
-                let Some(list) = value.as_array().filter(|a| !a.is_empty()) else {
+                let Some(list) = value.items().filter(|a| a.len() > 0) else {
                     return self.front.shape(at, name, shape, None);
                 };
                 let base = at.join(name);
                 let ids: Vec<NodeId> = list
-                    .iter()
                     .enumerate()
                     .filter_map(|(i, s)| self.schema(s, base.index(i), name, depth + 1))
                     .collect();
@@ -495,23 +502,23 @@ impl Parser {
             }
             "not" => node.not = self.schema(value, at.join(name), name, depth + 1),
             "properties" => {
-                let Some(map) = value.as_object() else {
+                let Some(map) = value.members() else {
                     return self.front.shape(at, name, shape, None);
                 };
                 let base = at.join(name);
                 let mut entries = Vec::with_capacity(map.len());
                 for (prop, sub) in map {
                     if let Some(id) = self.schema(sub, base.join(prop), name, depth + 1) {
-                        entries.push((Box::<str>::from(prop.as_str()), id));
+                        entries.push((Box::<str>::from(prop), id));
                     }
                 }
                 object_rules(node).properties = Properties::new(entries);
             }
             "additionalProperties" => {
-                let additional = match value {
-                    Value::Bool(true) => Additional::Allowed,
-                    Value::Bool(false) => Additional::Forbidden,
-                    Value::Object(_) => match self.schema(value, at.join(name), name, depth + 1) {
+                let additional = match value.view() {
+                    View::Bool(true) => Additional::Allowed,
+                    View::Bool(false) => Additional::Forbidden,
+                    View::Object(_) => match self.schema(value, at.join(name), name, depth + 1) {
                         Some(id) => Additional::Schema(id),
                         None => return,
                     },
@@ -522,7 +529,7 @@ impl Parser {
             "$defs" | "definitions" => {
                 // Containers: their schemas are parsed (fail-closed like any other) and become
                 // reference targets; they assert nothing where they stand.
-                let Some(map) = value.as_object() else {
+                let Some(map) = value.members() else {
                     return self.front.shape(at, name, shape, None);
                 };
                 let base = at.join(name);
@@ -539,29 +546,31 @@ impl Parser {
     /// created in place) would otherwise widen every level's stack frame. A caller who raises
     /// the depth limit relies on those frames staying small.
     #[inline(never)]
-    fn assertion<'v>(
+    fn assertion<'v, J: Json<'v>>(
         &mut self,
         node: &mut Node,
-        pending: &mut Pending<'v>,
+        pending: &mut Pending<J>,
         name: &'static str,
         shape: Shape,
-        value: &'v Value,
+        value: J,
         at: &Pointer,
     ) {
         match name {
             "additionalItems" => pending.additional_items = Some(value),
             "type" => node.types = self.types(value, at),
             "enum" => {
+                let value = value.as_value();
                 let Some(items) = value.as_array().filter(|a| !a.is_empty()) else {
                     return self.front.shape(at, name, shape, None);
                 };
-                if let Some(e) = self.front.enumeration(value, items, at, name) {
+                if let Some(e) = self.front.enumeration(&value, items, at, name) {
                     node.enumeration = Some(Arc::new(e));
                 }
             }
             "const" => {
-                if self.front.literal_ok(value, at, name) {
-                    node.constant = Some(Arc::new(value.clone()));
+                let value = value.as_value();
+                if self.front.literal_ok(&value, at, name) {
+                    node.constant = Some(Arc::new(value.into_owned()));
                 }
             }
             "pattern" => {
@@ -598,7 +607,8 @@ impl Parser {
             "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => {
                 let Some(n) = value.as_number() else {
                     let detail = value
-                        .is_boolean()
+                        .as_bool()
+                        .is_some()
                         .then(|| "the boolean form is draft 4; write the bound itself".to_owned());
                     return self.front.shape(at, name, shape, detail);
                 };
@@ -611,8 +621,8 @@ impl Parser {
                 };
                 *slot = Some(n.clone());
             }
-            "uniqueItems" => match value {
-                Value::Bool(b) => array_rules(node).unique_items = *b,
+            "uniqueItems" => match value.as_bool() {
+                Some(b) => array_rules(node).unique_items = b,
                 _ => self.front.shape(at, name, shape, None),
             },
             "required" => {
@@ -621,27 +631,27 @@ impl Parser {
                 }
             }
             "$comment" | "id" | "contentEncoding" | "contentMediaType" => {
-                if !value.is_string() {
+                if value.as_str().is_none() {
                     self.front.shape(at, name, shape, None);
                 }
             }
             "example" => {
-                self.front.literal_ok(value, at, name);
+                self.front.literal_ok(&value.as_value(), at, name);
             }
             "self" => {
                 let iglu = at.is_root()
-                    && value.as_object().is_some_and(|m| {
+                    && value.members().is_some_and(|m| {
                         m.len() == 4
                             && ["vendor", "name", "format", "version"]
                                 .iter()
-                                .all(|k| m.get(*k).is_some_and(Value::is_string))
+                                .all(|k| value.get(k).is_some_and(|v| v.as_str().is_some()))
                     });
                 if !iglu {
                     self.front.shape(at, name, shape, None);
                 }
             }
             "readOnly" | "writeOnly" | "deprecated" => {
-                if !value.is_boolean() {
+                if value.as_bool().is_none() {
                     self.front.shape(at, name, shape, None);
                 }
             }
@@ -660,31 +670,37 @@ impl Parser {
                 }
             }
             "default" => {
-                if self.front.literal_ok(value, at, name) {
-                    annotations(node).default = Some(value.clone());
+                let value = value.as_value();
+                if self.front.literal_ok(&value, at, name) {
+                    annotations(node).default = Some(value.into_owned());
                 }
             }
-            "examples" => match value.as_array() {
-                Some(list) if self.front.literal_ok(value, at, name) => {
-                    annotations(node).examples = Some(list.clone());
+            "examples" => {
+                let value = value.as_value();
+                match &*value {
+                    Value::Array(_) if self.front.literal_ok(&value, at, name) => {
+                        if let Value::Array(list) = value.into_owned() {
+                            annotations(node).examples = Some(list);
+                        }
+                    }
+                    Value::Array(_) => {}
+                    _ => self.front.shape(at, name, shape, None),
                 }
-                Some(_) => {}
-                None => self.front.shape(at, name, shape, None),
-            },
+            }
             // Every row of the keyword table is handled above; a row added there without a
             // handler here is reported rather than silently accepted.
             _ => self.front.violate(at, name, ViolationKind::Unknown),
         }
     }
 
-    fn types(&mut self, value: &Value, at: &Pointer) -> Option<TypeSet> {
+    fn types<'v, J: Json<'v>>(&mut self, value: J, at: &Pointer) -> Option<TypeSet> {
         let bad = |detail: String| Some(detail);
-        let detail = match value {
-            Value::String(s) => match JsonType::from_name(s) {
+        let detail = match value.view() {
+            View::String(s) => match JsonType::from_name(s) {
                 Some(t) => return Some(TypeSet::of(t)),
                 None => bad(format!("unknown type name `{s}`")),
             },
-            Value::Array(list) if !list.is_empty() => {
+            View::Array(list) if list.len() > 0 => {
                 let mut set = TypeSet::EMPTY;
                 let mut problem = None;
                 for item in list {
@@ -693,7 +709,10 @@ impl Parser {
                             problem = Some(format!("`{}` is listed twice", t.name()));
                         }
                         Some(t) => set = set.with(t),
-                        None => problem = Some(format!("`{item}` is not a type name")),
+                        None => {
+                            let item = item.as_value();
+                            problem = Some(format!("`{item}` is not a type name"));
+                        }
                     }
                 }
                 match problem {
@@ -701,14 +720,20 @@ impl Parser {
                     Some(p) => Some(p),
                 }
             }
-            Value::Array(_) => bad("the list is empty".into()),
+            View::Array(_) => bad("the list is empty".into()),
             _ => None,
         };
         self.front.shape(at, "type", Shape::Types, detail);
         None
     }
 
-    fn count(&mut self, value: &Value, at: &Pointer, name: &str, shape: Shape) -> Option<u64> {
+    fn count<'v, J: Json<'v>>(
+        &mut self,
+        value: J,
+        at: &Pointer,
+        name: &str,
+        shape: Shape,
+    ) -> Option<u64> {
         let n = value.as_number().and_then(as_exact_u64);
         if n.is_none() {
             let detail = value.as_number().map(|n| format!("found {n}"));
@@ -717,14 +742,14 @@ impl Parser {
         n
     }
 
-    fn string_set(
+    fn string_set<'v, J: Json<'v>>(
         &mut self,
-        value: &Value,
+        value: J,
         at: &Pointer,
         name: &str,
         shape: Shape,
     ) -> Option<Vec<Box<str>>> {
-        let Some(list) = value.as_array() else {
+        let Some(list) = value.items() else {
             self.front.shape(at, name, shape, None);
             return None;
         };
@@ -740,6 +765,7 @@ impl Parser {
                 }
                 Some(s) => out.push(s.into()),
                 None => {
+                    let item = item.as_value();
                     self.front
                         .shape(at, name, shape, Some(format!("`{item}` is not a string")));
                     return None;
