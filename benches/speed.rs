@@ -3,7 +3,8 @@
 //! Groups (criterion ids `group/fixture/variant`):
 //! - `floor`: one `serde_json` parse of the schema text and one serialisation of the value, the
 //!   cost any gateway pays to forward a schema at all;
-//! - `parse`: `Schema::parse` of the value;
+//! - `parse`: `Schema::parse` of the value, and from the text (through a `Value`, and
+//!   `Schema::from_json_str`, through a borrowed tree);
 //! - `lower`: `Schema::lower` for each of the nine targets, for all nine in a row, and end to end
 //!   (text → `Value` → `Schema` → lowering → wire text) for OpenAI;
 //! - `is_valid` and `validate`: schemalect against a `jsonschema::Validator` of the same schema,
@@ -116,6 +117,25 @@ fn bench_fixture(c: &mut Criterion, fixture: &Fixture) {
         b.iter(|| {
             for p in &prepared {
                 black_box(Schema::parse(black_box(&p.case.value)).expect("in subset"));
+            }
+        })
+    });
+    // From text, as a gateway receives a schema: read into a `Value` and parsed, against
+    // `Schema::from_json_str`, which reads the text into a borrowed tree instead.
+    g.bench_function(BenchmarkId::new(name, "text-via-value"), |b| {
+        b.iter(|| {
+            for p in &prepared {
+                let v: Value = serde_json::from_str(black_box(&p.case.text)).expect("schema text");
+                black_box(Schema::parse(&v).expect("in subset"));
+            }
+        })
+    });
+    let parse_options = schemalect::subset::ParseOptions::default();
+    g.bench_function(BenchmarkId::new(name, "text"), |b| {
+        b.iter(|| {
+            for p in &prepared {
+                let text = black_box(&p.case.text);
+                black_box(Schema::from_json_str(text, &parse_options).expect("in subset"));
             }
         })
     });

@@ -3,6 +3,9 @@
 //! benchmark-style object) with its groups.
 
 use crate::locate::LineIndex;
+use crate::skim::Skimmed;
+use schemalect::json::{Id, Tree};
+use schemalect::{subset::ParseOptions, Schema, SubsetError};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
@@ -254,10 +257,6 @@ pub struct Document {
     pub text: String,
     /// The parsed value.
     pub value: Value,
-    /// The root is an object in which no key is repeated, as the parse saw (false when not
-    /// known): [`crate::locate::Locator`] then reads the root's members only up to the one it
-    /// looks for.
-    pub root_keys_unique: bool,
 }
 
 /// Reads `path` (`-`: standard input) as UTF-8 text of at most `max` bytes.
@@ -327,36 +326,32 @@ pub fn read_text(path: &Path, max: u64) -> Result<String, InputError> {
 pub fn load(path: &Path, max: u64) -> Result<Document, InputError> {
     let text = read_text(path, max)?;
     let value = parse_json(&text)?;
-    Ok(Document {
-        text,
-        value,
-        root_keys_unique: false,
-    })
+    Ok(Document { text, value })
 }
 
-/// [`load`] for the commands that read only the schemas of a file (`lint`, `lower`): the
-/// contents of each group's `tests` and `meta` are checked as JSON but not kept
-/// ([`crate::skim`]), unless the document is read as one plain schema (of `kind`, or of the
-/// shape detected when `None`), which is then parsed whole.
-pub fn load_schemas(path: &Path, max: u64, kind: Option<Kind>) -> Result<Document, InputError> {
-    let text = read_text(path, max)?;
-    let skimmed = crate::skim::from_str(&text).map_err(|e| json_error(&text, e))?;
-    // A plain schema with a `tests` or `meta` member is parsed again whole. Its root keys are
-    // the ones the skim saw, but its root is the schema itself, which the locator walks into
-    // for finding after finding: the root's members read once and kept serve that better than
-    // reading them again up to each name (`root_keys_unique` false: passing the skim's flag
-    // through cost 0.6 % more instructions in a SARIF lint of the shared corpus).
-    let (value, root_keys_unique) =
-        if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema {
-            (parse_json(&text)?, false)
-        } else {
-            (skimmed.value, skimmed.root_keys_unique)
-        };
-    Ok(Document {
-        text,
-        value,
-        root_keys_unique,
-    })
+/// [`load`] for the commands that read only the schemas of a file (`lint`, `lower`), from its
+/// text ([`read_text`]): the contents of each group's `tests` and `meta` are checked as JSON
+/// but not kept, and its `schema` is read into a tree ([`crate::skim`]), unless the document
+/// is read as one plain schema (of `kind`, or of the shape detected when `None`), which is
+/// then parsed whole. Its groups are [`schema_groups`].
+pub fn load_schemas(text: &str, kind: Option<Kind>) -> Result<Skimmed<'_>, InputError> {
+    let skimmed = crate::skim::from_str(text).map_err(|e| json_error(text, e))?;
+    // A plain schema with a `tests`, `meta` or `schema` member is parsed again whole. Its
+    // root keys are the ones the skim saw, but its root is the schema itself, which the
+    // locator walks into for finding after finding: the root's members read once and kept
+    // serve that better than reading them again up to each name (`root_keys_unique` false:
+    // passing the skim's flag through cost 0.6 % more instructions in a SARIF lint of the
+    // shared corpus).
+    if skimmed.skipped && kind.unwrap_or_else(|| detect(&skimmed.value)) == Kind::Schema {
+        return Ok(Skimmed {
+            value: parse_json(text)?,
+            skipped: false,
+            root_keys_unique: false,
+            tree: Tree::new(),
+            schemas: Vec::new(),
+        });
+    }
+    Ok(skimmed)
 }
 
 /// Parses JSON text, with the error's line and column in characters.
@@ -412,6 +407,34 @@ impl Place {
     }
 }
 
+/// A group's schema: a value of the document, or one read into a tree ([`crate::skim`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A value of the document.
+    Value(&'a Value),
+    /// A value of the document's tree.
+    Tree(&'a Tree<'a>, Id),
+}
+
+impl Source<'_> {
+    /// Parses the schema: [`Schema::parse_with`] of it, wherever it is.
+    pub fn parse(self, options: &ParseOptions) -> Result<Schema, SubsetError> {
+        match self {
+            Source::Value(v) => Schema::parse_with(v, options),
+            Source::Tree(tree, id) => Schema::parse_tree(tree, id, options),
+        }
+    }
+
+    /// The schema as a `Value`.
+    #[cfg(test)]
+    pub fn to_value(self) -> Value {
+        match self {
+            Source::Value(v) => v.clone(),
+            Source::Tree(tree, id) => tree.to_value(id),
+        }
+    }
+}
+
 /// One schema of a file, with its tests.
 #[derive(Debug)]
 pub struct Group<'a> {
@@ -420,7 +443,7 @@ pub struct Group<'a> {
     /// The group's `description`, when it has one.
     pub description: Option<&'a str>,
     /// The schema.
-    pub schema: &'a Value,
+    pub schema: Source<'a>,
     /// The tests (none for a plain schema).
     pub tests: &'a [Value],
     /// Where the schema is in the document.
@@ -483,10 +506,29 @@ fn group_of(v: &Value, index: usize, place: Place) -> Result<Group<'_>, InputErr
     Ok(Group {
         index,
         description: obj.get("description").and_then(Value::as_str),
-        schema,
+        schema: Source::Value(schema),
         tests,
         place,
     })
+}
+
+/// The groups of a document loaded by [`load_schemas`], their schemas read from its tree.
+pub fn schema_groups<'d>(
+    doc: &'d Skimmed<'_>,
+    kind: Option<Kind>,
+) -> Result<Vec<Group<'d>>, InputError> {
+    let mut groups = groups(&doc.value, kind)?;
+    for g in &mut groups {
+        let item = match g.place {
+            Place::Root => continue,
+            Place::Bench => None,
+            Place::Suite(i) => Some(i),
+        };
+        if let Some(id) = doc.schema(item) {
+            g.schema = Source::Tree(&doc.tree, id);
+        }
+    }
+    Ok(groups)
 }
 
 /// The groups of a document of the given kind (detected when `None`).
@@ -495,7 +537,7 @@ pub fn groups(value: &Value, kind: Option<Kind>) -> Result<Vec<Group<'_>>, Input
         Kind::Schema => Ok(vec![Group {
             index: 0,
             description: None,
-            schema: value,
+            schema: Source::Value(value),
             tests: &[],
             place: Place::Root,
         }]),
@@ -569,9 +611,6 @@ mod tests {
     #[test]
     fn a_root_repeating_no_key_is_read_up_to_a_member_unless_parsed_again() {
         use Kind::{Bench, Schema, Suite};
-        let dir = std::env::temp_dir().join(format!("schemalect-root-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("temp dir");
         let cases = [
             (r#"{"schema": {}, "tests": [{"data": 1}]}"#, Bench, true),
             (r#"{"type": "object", "tests": [1, 2]}"#, Schema, false),
@@ -580,17 +619,21 @@ mod tests {
             (r#"{"type": "object", "title": "t"}"#, Schema, true),
             (r#"[{"schema": {}, "tests": []}]"#, Suite, false),
         ];
-        for (i, (text, kind, unique)) in cases.into_iter().enumerate() {
-            let p = dir.join(format!("{i}.json"));
-            fs::write(&p, text).expect("written");
-            let doc = load_schemas(&p, 1 << 20, None).expect("loads");
+        for (text, kind, unique) in cases {
+            let doc = load_schemas(text, None).expect("loads");
             assert_eq!(detect(&doc.value), kind, "{text}");
             assert_eq!(doc.root_keys_unique, unique, "{text}");
+            let full = parse_json(text).expect("valid");
             if kind == Schema {
-                assert_eq!(doc.value, parse_json(text).expect("valid"), "{text}");
+                assert_eq!(doc.value, full, "{text}");
+                assert!(doc.schemas.is_empty(), "{text}");
             }
+            // Every group's schema is the document's, wherever it was read.
+            let (a, b) = (schema_groups(&doc, None), groups(&full, None));
+            let schemas =
+                |g: Vec<Group<'_>>| g.iter().map(|g| g.schema.to_value()).collect::<Vec<_>>();
+            assert_eq!(a.map(schemas).ok(), b.map(schemas).ok(), "{text}");
         }
-        let _ = fs::remove_dir_all(&dir);
     }
 
     /// Directories are searched by the types their listings give, and links are followed:

@@ -125,7 +125,7 @@ impl<'a> Locator<'a> {
     }
 
     /// Says whether the root is an object that repeats none of its keys (as the document's
-    /// parse found, [`crate::input::Document::root_keys_unique`]): then a root member is the
+    /// parse found, [`crate::skim::Skimmed::root_keys_unique`]): then a root member is the
     /// first of its name, and the members after it are not read.
     pub fn unique_root_keys(self, unique: bool) -> Self {
         if let Ok(mut w) = self.walker.try_borrow_mut() {

@@ -12,11 +12,18 @@
 //! detection ([`crate::input::detect`], [`crate::input::groups`]) reads only that shape, so it
 //! decides as it would on the whole value; every syntax error is still found, at the same place.
 //!
+//! A group's `schema` is not built as a `Value` either: it is read into the document's
+//! [`Tree`] (borrowing its strings from the text), which the library parses as it would the
+//! `Value` ([`schemalect::Schema::parse_tree`]), and stands in the value as `null`. Building
+//! it as a `Value` only to walk it once cost more than parsing it (docs/benchmarks.md, "Schemas
+//! read into a tree").
+//!
 //! The placeholders are right only where the document is read as groups. Where it is read as
 //! one plain schema (its shape is not a group file's, or `--kind schema` says so), a member
-//! named `tests` or `meta` is part of that schema: the caller then parses the text again, whole
-//! ([`Skimmed::skipped`] says whether anything was left out).
+//! named `tests`, `meta` or `schema` is part of that schema: the caller then parses the text
+//! again, whole ([`Skimmed::skipped`] says whether anything was left out).
 
+use schemalect::json::{Id, Tree};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::cell::Cell;
@@ -25,27 +32,50 @@ use std::fmt;
 /// The members of a group that these commands never read (see the module doc).
 const SKIPPED: [&str; 2] = ["tests", "meta"];
 
-/// A document parsed with the contents of its groups' `tests` and `meta` left out.
+/// A document parsed with the contents of its groups' `tests` and `meta` left out, and their
+/// `schema`s read into a tree.
 #[derive(Debug)]
-pub struct Skimmed {
+pub struct Skimmed<'t> {
     /// The document, with placeholders where contents were left out.
     pub value: Value,
-    /// Whether any `tests` or `meta` member was replaced by a placeholder.
+    /// Whether any `tests`, `meta` or `schema` member was replaced by a placeholder.
     pub skipped: bool,
     /// Whether the document is an object none of whose keys is repeated.
     pub root_keys_unique: bool,
+    /// The groups' schemas.
+    pub tree: Tree<'t>,
+    /// Where each schema read into the tree was, in document order: `None` for the root
+    /// object's, the item's index for an item of the root array's. A repeated `schema`
+    /// member is here once for each time; the last one counts, as in a `Value`.
+    pub schemas: Vec<(Option<usize>, Id)>,
 }
 
-/// Parses `text` as JSON, skipping the contents of groups' `tests` and `meta` (see the module
-/// doc).
-pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
+impl Skimmed<'_> {
+    /// The schema of the group at `item` (`None`: the root object), when it was read into
+    /// the tree.
+    pub fn schema(&self, item: Option<usize>) -> Option<Id> {
+        self.schemas
+            .iter()
+            .rev()
+            .find(|(at, _)| *at == item)
+            .map(|(_, id)| *id)
+    }
+}
+
+/// Parses `text` as JSON, skipping the contents of groups' `tests` and `meta` and reading
+/// their `schema`s into a tree (see the module doc).
+pub fn from_str(text: &str) -> serde_json::Result<Skimmed<'_>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let skipped = Cell::new(false);
     let repeated = Cell::new(false);
+    let tree = Cell::new(Tree::new());
+    let schemas = Cell::new(Vec::new());
     let value = Level {
         at: At::Root,
         skipped: &skipped,
         repeated: &repeated,
+        tree: &tree,
+        schemas: &schemas,
     }
     .deserialize(&mut de)?;
     de.end()?;
@@ -53,6 +83,8 @@ pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
         root_keys_unique: value.is_object() && !repeated.get(),
         value,
         skipped: skipped.get(),
+        tree: tree.take(),
+        schemas: schemas.take(),
     })
 }
 
@@ -61,20 +93,42 @@ pub fn from_str(text: &str) -> serde_json::Result<Skimmed> {
 enum At {
     /// The document: an object may be a benchmark-style group; an array, a list of groups.
     Root,
-    /// An item of the root array: an object may be a group.
-    Item,
+    /// An item of the root array, by index: an object may be a group.
+    Item(usize),
 }
 
 /// The seed and visitor of a value at the root or an item of the root array.
 #[derive(Clone, Copy)]
-struct Level<'s> {
+struct Level<'s, 'de> {
     at: At,
     skipped: &'s Cell<bool>,
     /// Set when the root object repeats a key.
     repeated: &'s Cell<bool>,
+    /// The groups' schemas, taken out while one is read.
+    tree: &'s Cell<Tree<'de>>,
+    /// Where each schema in the tree was ([`Skimmed::schemas`]).
+    schemas: &'s Cell<Vec<(Option<usize>, Id)>>,
 }
 
-impl<'de> DeserializeSeed<'de> for Level<'_> {
+impl<'de> Level<'_, 'de> {
+    /// Reads a group's `schema` member into the tree.
+    fn schema<A: MapAccess<'de>>(&self, map: &mut A) -> Result<(), A::Error> {
+        let mut tree = self.tree.take();
+        let read = map.next_value_seed(tree.seed());
+        self.tree.set(tree);
+        let id = read?;
+        let item = match self.at {
+            At::Root => None,
+            At::Item(i) => Some(i),
+        };
+        let mut schemas = self.schemas.take();
+        schemas.push((item, id));
+        self.schemas.set(schemas);
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Level<'_, 'de> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
@@ -82,7 +136,7 @@ impl<'de> DeserializeSeed<'de> for Level<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for Level<'_> {
+impl<'de> Visitor<'de> for Level<'_, 'de> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -121,16 +175,14 @@ impl<'de> Visitor<'de> for Level<'_> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         match self.at {
             At::Root => {
-                let item = Level {
-                    at: At::Item,
-                    skipped: self.skipped,
-                    repeated: self.repeated,
-                };
-                while let Some(v) = seq.next_element_seed(item)? {
+                while let Some(v) = seq.next_element_seed(Level {
+                    at: At::Item(items.len()),
+                    ..self
+                })? {
                     items.push(v);
                 }
             }
-            At::Item => {
+            At::Item(_) => {
                 while let Some(v) = seq.next_element::<Value>()? {
                     items.push(v);
                 }
@@ -145,6 +197,10 @@ impl<'de> Visitor<'de> for Level<'_> {
             let value = if SKIPPED.contains(&key.as_str()) {
                 self.skipped.set(true);
                 map.next_value_seed(Placeholder)?
+            } else if key == "schema" {
+                self.skipped.set(true);
+                self.schema(&mut map)?;
+                Value::Null
             } else {
                 map.next_value::<Value>()?
             };
@@ -217,7 +273,7 @@ impl<'de> Visitor<'de> for Placeholder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::{detect, groups, parse_json, Kind};
+    use crate::input::{detect, groups, parse_json, schema_groups, Kind, Source};
     use serde_json::json;
 
     fn skimmed(text: &str) -> Value {
@@ -231,14 +287,18 @@ mod tests {
         let text = r#"{"description": "d", "meta": {"features": ["enum"], "size": 3},
             "schema": {"type": "object", "tests": [1], "meta": {"a": 1}},
             "tests": [{"data": {"a": [1, 2]}, "valid": true}, {"data": "x", "valid": false}]}"#;
-        let v = skimmed(text);
+        let doc = from_str(text).expect("valid JSON");
+        let v = &doc.value;
         let full = parse_json(text).expect("valid JSON");
-        // The schema (with keywords named `tests` and `meta` inside it) is kept whole.
-        assert_eq!(v["schema"], full["schema"]);
+        // The schema (with keywords named `tests` and `meta` inside it) is kept whole, in the
+        // tree, and `null` stands for it in the value.
+        let schema = doc.schema(None).map(|id| doc.tree.to_value(id));
+        assert_eq!(schema.as_ref(), Some(&full["schema"]));
+        assert_eq!(v["schema"], Value::Null);
         assert_eq!(v["description"], "d");
         assert_eq!(v["tests"], json!([null, null]));
         assert_eq!(v["meta"], json!({}));
-        assert_eq!(detect(&v), detect(&full));
+        assert_eq!(detect(v), detect(&full));
     }
 
     #[test]
@@ -255,25 +315,23 @@ mod tests {
             r#""just a string""#,
             "12345678901234567890",
         ] {
-            let Skimmed {
-                value: v,
-                skipped,
-                root_keys_unique,
-            } = from_str(text).expect("valid JSON");
-            assert_eq!(root_keys_unique, v.is_object(), "{text}");
+            let doc = from_str(text).expect("valid JSON");
+            let v = &doc.value;
+            assert_eq!(doc.root_keys_unique, v.is_object(), "{text}");
             let full = parse_json(text).expect("valid JSON");
-            assert_eq!(detect(&v), detect(&full), "{text}");
-            if detect(&v) == Kind::Schema {
+            assert_eq!(detect(v), detect(&full), "{text}");
+            if detect(v) == Kind::Schema {
                 // Read as one plain schema, a skimmed document is parsed again whole.
-                assert_eq!(skipped, v != full, "{text}");
+                assert_eq!(doc.skipped, *v != full, "{text}");
                 continue;
             }
-            let (a, b) = (groups(&v, None), groups(&full, None));
+            let (a, b) = (schema_groups(&doc, None), groups(&full, None));
             assert_eq!(a.is_ok(), b.is_ok(), "{text}");
             if let (Ok(a), Ok(b)) = (a, b) {
                 assert_eq!(a.len(), b.len(), "{text}");
                 for (x, y) in a.iter().zip(&b) {
-                    assert_eq!(x.schema, y.schema, "{text}");
+                    assert_eq!(x.schema.to_value(), y.schema.to_value(), "{text}");
+                    assert!(matches!(x.schema, Source::Tree(..)), "{text}");
                     assert_eq!(x.tests.len(), y.tests.len(), "{text}");
                 }
             }
@@ -289,7 +347,10 @@ mod tests {
         assert!(once.root_keys_unique);
         let twice = from_str(r#"{"schema": {}, "tests": [], "schema": true}"#).expect("valid");
         assert!(!twice.root_keys_unique);
-        assert_eq!(twice.value["schema"], true);
+        assert_eq!(
+            twice.schema(None).map(|id| twice.tree.to_value(id)),
+            Some(true.into())
+        );
         let list = from_str(r#"[{"schema": {}, "schema": {}, "tests": []}]"#).expect("valid");
         assert!(!list.root_keys_unique);
     }

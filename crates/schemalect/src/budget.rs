@@ -19,6 +19,7 @@
 //! work stays under the floor). The operation then runs again with the larger budget, so it
 //! does at most the floor's work twice.
 
+use crate::json::{Json, View};
 use crate::limits::{Limits, Operation, WorkExceeded};
 use serde_json::Value;
 use std::cell::Cell;
@@ -371,42 +372,46 @@ pub(crate) fn comparison_cost(inst: &Value) -> u64 {
 }
 
 /// The size of `v`'s compact JSON text, from below: strings and names without their escapes,
-/// every number as one byte. Iterative (a value may nest as deep as its builder made it).
-pub(crate) fn value_bytes(v: &Value) -> u64 {
+/// every number as one byte. Iterative (a value may nest as deep as its builder made it). The
+/// same for a `serde_json::Value` and a [`crate::json::Tree`]'s value.
+pub(crate) fn value_bytes<'v, J: Json<'v>>(v: J) -> u64 {
     // Only containers are stacked: a scalar is counted where it is met, so a flat value
     // allocates nothing.
-    fn scalar(v: &Value) -> u64 {
-        match v {
-            Value::Null | Value::Bool(true) => 4,
-            Value::Bool(false) => 5,
-            Value::Number(_) => 1,
-            Value::String(s) => s.len() as u64 + 2,
-            Value::Array(_) | Value::Object(_) => 0,
+    fn scalar<'v, J: Json<'v>>(v: J) -> u64 {
+        match v.view() {
+            View::Null | View::Bool(true) => 4,
+            View::Bool(false) => 5,
+            View::Number(_) => 1,
+            View::String(s) => s.len() as u64 + 2,
+            View::Array(_) | View::Object(_) => 0,
         }
     }
-    let containers = |c: &&Value| crate::value::nests(c);
     let mut n: u64 = scalar(v);
-    let mut stack: Vec<&Value> = Vec::new();
+    let mut stack: Vec<J> = Vec::new();
     let mut next = Some(v);
     while let Some(v) = next.take().or_else(|| stack.pop()) {
-        match v {
-            Value::Array(items) => {
+        match v.view() {
+            View::Array(items) => {
                 let mut m = 2 + items.len().saturating_sub(1) as u64;
                 for item in items {
                     m = m.saturating_add(scalar(item));
+                    if item.nests() {
+                        stack.push(item);
+                    }
                 }
                 n = n.saturating_add(m);
-                stack.extend(items.iter().filter(containers));
             }
-            Value::Object(map) => {
-                let mut m = 2 + map.len().saturating_sub(1) as u64;
-                for (k, item) in map {
+            View::Object(members) => {
+                let mut m = 2 + members.len().saturating_sub(1) as u64;
+                for (k, item) in members {
                     m = m
                         .saturating_add(k.len() as u64 + 3)
                         .saturating_add(scalar(item));
+                    if item.nests() {
+                        stack.push(item);
+                    }
                 }
                 n = n.saturating_add(m);
-                stack.extend(map.values().filter(containers));
             }
             _ => {}
         }

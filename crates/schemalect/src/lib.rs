@@ -589,7 +589,7 @@ pub mod gemini_wire;
 )]
 pub mod integrations;
 pub mod ir;
-mod json;
+pub mod json;
 pub mod keywords;
 mod lens;
 pub mod limits;
@@ -689,8 +689,21 @@ impl Schema {
             let value: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
             return Ok(subset::parse_sized(&value, options, bytes)?);
         }
-        let tree = json::Tree::parse(text).map_err(|e| Error::json(&e))?;
-        Ok(subset::parse_sized(tree.root(), options, bytes)?)
+        let (tree, root) = json::Tree::parse(text).map_err(|e| Error::json(&e))?;
+        Ok(subset::parse_sized(tree.get(root), options, bytes)?)
+    }
+
+    /// Parses the value `id` of `tree` with explicit options: the same result as
+    /// [`Schema::parse_with`] of that value as a `serde_json::Value`, work budget included,
+    /// without building one (see [`json::Tree`]).
+    pub fn parse_tree(
+        tree: &json::Tree<'_>,
+        id: json::Id,
+        options: &ParseOptions,
+    ) -> Result<Schema, SubsetError> {
+        let value = tree.get(id);
+        let bytes = tree.size(id).unwrap_or_else(|| budget::value_bytes(value));
+        subset::parse_sized(value, options, bytes)
     }
 }
 

@@ -70,8 +70,10 @@ fn schema(args: &CheckArgs) -> Result<Result<Schema, String>, String> {
             groups.len()
         ));
     };
-    Ok(
-        Schema::parse_with(group.schema, &args.parse.parse_options()).map_err(|e| {
+    Ok(group
+        .schema
+        .parse(&args.parse.parse_options())
+        .map_err(|e| {
             let n = count(e.violations.len(), "violation", "violations");
             let mut report = format!("{name}: out of subset ({n})\n");
             let locator = Locator::new(&doc.text);
@@ -89,8 +91,7 @@ fn schema(args: &CheckArgs) -> Result<Result<Schema, String>, String> {
             }
             text::violations(&mut report, &locator, group.place, &e);
             report
-        }),
-    )
+        }))
 }
 
 fn instance(

@@ -1,7 +1,9 @@
 //! `schemalect lint PATH...`: per schema, in the subset or every violation; per target, the
 //! mode and the losses. Exit 1 when a schema is out of the subset or `--deny` is hit.
 
-use super::{groups, load_schemas, run_ordered, Analysis, FileError, Settings, Status};
+use super::{
+    load_schemas, read_text, run_ordered, schema_groups, Analysis, FileError, Settings, Status,
+};
 use crate::args::{targets, DenyArg, LintArgs, LintFormat};
 use crate::baseline::{self, Baseline, Entry};
 use crate::config;
@@ -293,15 +295,19 @@ impl Job {
         } else {
             String::new()
         };
-        let doc = match load_schemas(item, self.input.max_file_size, self.input.kind) {
+        let text = match read_text(item, self.input.max_file_size) {
+            Ok(t) => t,
+            Err(e) => return self.failed(r, e, uri),
+        };
+        let doc = match load_schemas(&file, &text, self.input.kind) {
             Ok(d) => d,
             Err(e) => return self.failed(r, e, uri),
         };
-        let groups = match groups(&file, &doc, self.input.kind) {
+        let groups = match schema_groups(&file, &doc, self.input.kind) {
             Ok(g) => g,
             Err(e) => return self.failed(r, e, uri),
         };
-        let locator = Locator::new(&doc.text).unique_root_keys(doc.root_keys_unique);
+        let locator = Locator::new(&text).unique_root_keys(doc.root_keys_unique);
         let mut text = String::new();
         for g in &groups {
             let a = self.settings.assess(g.schema);

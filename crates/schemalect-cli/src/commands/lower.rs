@@ -1,7 +1,7 @@
 //! `schemalect lower --target T SCHEMA...`: the wire fragment on stdout, the losses on stderr;
 //! or, with `--format json`, one line per schema and target.
 
-use super::{groups, load_schemas, run_ordered, FileError, Settings, Status};
+use super::{load_schemas, read_text, run_ordered, schema_groups, FileError, Settings, Status};
 use crate::args::{targets, Format, LowerArgs};
 use crate::input::{self, Item};
 use crate::locate::Locator;
@@ -70,11 +70,15 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
         status: Status::Clean,
     };
     let name = item.display();
-    let doc = match load_schemas(item, args.input.max_file_size, args.input.kind) {
+    let text = match read_text(item, args.input.max_file_size) {
+        Ok(t) => t,
+        Err(e) => return failed(r, &e, args.format),
+    };
+    let doc = match load_schemas(&name, &text, args.input.kind) {
         Ok(d) => d,
         Err(e) => return failed(r, &e, args.format),
     };
-    let groups = match groups(&name, &doc, args.input.kind) {
+    let groups = match schema_groups(&name, &doc, args.input.kind) {
         Ok(g) => g,
         Err(e) => return failed(r, &e, args.format),
     };
@@ -82,8 +86,8 @@ fn file(item: &Item, settings: &Settings, args: &LowerArgs) -> FileReport {
     // about what a benchmark-style file's lines take (the corpus: 6.3 MB of lines for two
     // targets from 24 MB of files), so the buffer grows once or not at all instead of doubling
     // from empty (28,000 reallocations in a `lower` of the corpus).
-    r.out.reserve(doc.text.len() / 8 * settings.targets.len());
-    let locator = Locator::new(&doc.text).unique_root_keys(doc.root_keys_unique);
+    r.out.reserve(text.len() / 8 * settings.targets.len());
+    let locator = Locator::new(&text).unique_root_keys(doc.root_keys_unique);
     if args.format == Format::Text && groups.len() > 1 {
         r.status = Status::Error;
         r.messages.push(format!(

@@ -6,12 +6,12 @@ pub mod lint;
 pub mod lower;
 pub mod suite;
 
-use crate::input::{self, Document, Group, InputError, Item, Kind};
+use crate::input::{self, Document, Group, InputError, Item, Kind, Source};
+use crate::skim::Skimmed;
 use schemalect::{
     Assessment, LowerOptions, Lowering, Mode, ParseOptions, Profile, Schema, Subset, SubsetError,
     Target,
 };
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -80,20 +80,26 @@ pub fn load(item: &Item, max_file_size: u64) -> Result<Document, FileError> {
     load_with(item, |p| input::load(p, max_file_size))
 }
 
-/// [`load`] for the commands that read only the schemas of a file, not their tests (`lint`,
-/// `lower`), read as `kind` (detected when `None`): see [`input::load_schemas`].
-pub fn load_schemas(
-    item: &Item,
-    max_file_size: u64,
-    kind: Option<Kind>,
-) -> Result<Document, FileError> {
-    load_with(item, |p| input::load_schemas(p, max_file_size, kind))
+/// The text of the file of `item`, for [`load_schemas`].
+pub fn read_text(item: &Item, max_file_size: u64) -> Result<String, FileError> {
+    load_with(item, |p| input::read_text(p, max_file_size))
 }
 
-fn load_with(
+/// [`load`] for the commands that read only the schemas of a file, not their tests (`lint`,
+/// `lower`), from its text ([`read_text`]), read as `kind` (detected when `None`): see
+/// [`input::load_schemas`]. Its groups are [`schema_groups`].
+pub fn load_schemas<'t>(
+    file: &str,
+    text: &'t str,
+    kind: Option<Kind>,
+) -> Result<Skimmed<'t>, FileError> {
+    input::load_schemas(text, kind).map_err(|e| FileError::new(file, &e))
+}
+
+fn load_with<T>(
     item: &Item,
-    read: impl FnOnce(&std::path::Path) -> Result<Document, InputError>,
-) -> Result<Document, FileError> {
+    read: impl FnOnce(&std::path::Path) -> Result<T, InputError>,
+) -> Result<T, FileError> {
     match item {
         Item::File(p) => read(p).map_err(|e| FileError::new(&input::display_path(p), &e)),
         Item::Problem(p, e) => Err(FileError::new(&input::display_path(p), e)),
@@ -107,6 +113,15 @@ pub fn groups<'d>(
     kind: Option<Kind>,
 ) -> Result<Vec<Group<'d>>, FileError> {
     input::groups(&doc.value, kind).map_err(|e| FileError::new(file, &e))
+}
+
+/// The groups of a document loaded by [`load_schemas`].
+pub fn schema_groups<'d>(
+    file: &str,
+    doc: &'d Skimmed<'_>,
+    kind: Option<Kind>,
+) -> Result<Vec<Group<'d>>, FileError> {
+    input::schema_groups(doc, kind).map_err(|e| FileError::new(file, &e))
 }
 
 /// A schema parsed and lowered for each selected target (none when it is out of the subset):
@@ -149,7 +164,7 @@ pub struct Settings {
 
 impl Settings {
     /// Parses `schema` and lowers it for every target.
-    pub fn analyse(&self, schema: &Value) -> Analysis {
+    pub fn analyse(&self, schema: Source<'_>) -> Analysis {
         self.analysis(schema, |s| {
             self.targets
                 .iter()
@@ -160,16 +175,16 @@ impl Settings {
 
     /// Parses `schema` and assesses it for every target: the modes and losses of
     /// [`Settings::analyse`] without the requests, which `lint` never prints.
-    pub fn assess(&self, schema: &Value) -> Analysis<Assessment> {
+    pub fn assess(&self, schema: Source<'_>) -> Analysis<Assessment> {
         self.analysis(schema, |s| s.assess_all(&self.targets, &self.lower))
     }
 
     fn analysis<L: AsRef<Assessment>>(
         &self,
-        schema: &Value,
+        schema: Source<'_>,
         lower: impl Fn(&Schema) -> Vec<L>,
     ) -> Analysis<L> {
-        let parsed = Schema::parse_with(schema, &self.parse);
+        let parsed = schema.parse(&self.parse);
         let lowerings: Vec<L> = match &parsed {
             Ok(s) => lower(s),
             Err(_) => Vec::new(),
@@ -183,7 +198,8 @@ impl Settings {
         let extended_only = self.extended_count
             && parsed.is_err()
             && subset == Subset::Adr126
-            && Schema::parse_with(schema, &self.parse.clone().with_subset(Subset::Extended))
+            && schema
+                .parse(&self.parse.clone().with_subset(Subset::Extended))
                 .is_ok();
         Analysis {
             parsed,

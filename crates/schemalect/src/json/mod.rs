@@ -1,4 +1,6 @@
-//! What the subset parser reads: a `serde_json::Value`, or a [`Tree`] read straight from text.
+//! JSON read for the subset parser without a `serde_json::Value`: a [`Tree`], which
+//! [`crate::Schema::from_json_str`] reads its text into and [`crate::Schema::parse_tree`]
+//! parses. The parser reads a `serde_json::Value` or a [`Tree`]'s value alike.
 //!
 //! Why two: a caller holding a `Value` (most library users) has paid for it already, but one
 //! holding text (a gateway's request body, a file) would pay for a `Value` only to walk it
@@ -6,14 +8,14 @@
 //! `IndexMap` with its hashing, every string and member name an allocation
 //! (docs/benchmarks.md, "What a reader without `Value`s would save"). [`Tree`] keeps the nodes
 //! in two lists and borrows every string without an escape from the text. The parser is
-//! written once over [`Json`], which both implement; only literals (`enum`, `const`,
+//! written once over a crate-private trait (`Json`), which both implement; only literals (`enum`, `const`,
 //! `default`, `examples`) become `Value`s, as the IR keeps them.
 
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 
-pub(crate) mod tree;
-pub(crate) use tree::Tree;
+mod tree;
+pub use tree::{Id, Seed, Tree};
 
 /// One JSON value, as the parser matches on it.
 pub(crate) enum View<'v, J: Json<'v>> {
@@ -86,6 +88,11 @@ pub(crate) trait Json<'v>: Copy {
         self.members()?.find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
+    /// True for a list or an object.
+    fn nests(self) -> bool {
+        matches!(self.view(), View::Array(_) | View::Object(_))
+    }
+
     /// What the value is, in words, for a message.
     fn kind(self) -> &'static str {
         match self.view() {
@@ -128,5 +135,9 @@ impl<'v> Json<'v> for &'v Value {
 
     fn get(self, name: &str) -> Option<Self> {
         self.as_object()?.get(name)
+    }
+
+    fn nests(self) -> bool {
+        crate::value::nests(self)
     }
 }

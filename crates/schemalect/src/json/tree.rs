@@ -5,7 +5,7 @@
 //! accepted, every error and its position, the numbers and the nesting limit are serde_json's
 //! own. What differs is only what is built: no `IndexMap`, no hashing of names, no allocation
 //! for a clean string. A repeated member name keeps its first place and takes its last value,
-//! as a `serde_json::Map` does, so [`Json`] sees the same object either way.
+//! as a `serde_json::Map` does, so the parser sees the same object either way.
 
 use super::{Json, View};
 use serde_core::de::{Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -18,15 +18,45 @@ use std::fmt;
 /// hostile object costs linear time; a smaller one compares its names in turn.
 const SCAN_MEMBERS: usize = 16;
 
-/// A JSON document read from text that outlives it.
+/// JSON values read from text that outlives them, for [`crate::Schema::parse_tree`]: what
+/// [`crate::Schema::from_json_str`] reads its text into instead of a `serde_json::Value`
+/// (the module `json` says why).
+///
+/// A tree holds any number of values: [`Tree::seed`] reads one more from a serde_json
+/// deserializer, such as a member of a larger document being read with serde.
+///
+/// ```
+/// use schemalect::json::Tree;
+/// use schemalect::{subset::ParseOptions, Schema};
+///
+/// let (tree, root) = Tree::parse(r#"{"type": "string", "maxLength": 3}"#)?;
+/// let schema = Schema::parse_tree(&tree, root, &ParseOptions::default()).unwrap();
+/// assert!(schema.is_valid(&serde_json::json!("abc")));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Default)]
-pub(crate) struct Tree<'a> {
+pub struct Tree<'a> {
     nodes: Vec<Node<'a>>,
     /// The children of every container, each container's in one span: (member name, node);
     /// the name is empty for a list's item.
     children: Vec<(Cow<'a, str>, usize)>,
-    root: usize,
+    /// The children of the containers still open while a value is read, innermost last: each
+    /// container's move into `children` in one span when it closes. Empty between reads.
+    open: Vec<(Cow<'a, str>, usize)>,
+    /// The size of what has been read, counted as `budget::value_bytes` counts a value.
+    bytes: u64,
+    /// A repeated member name replaced a value since the last read began: the replaced
+    /// value's bytes were counted, so the read's size is not known.
+    replaced: bool,
+    /// Per value read by [`Tree::seed`], in the order read (so by node): its node and its
+    /// size, when known. The parse's work budget is per byte of the value's compact text; a
+    /// walk of the value to measure it was a tenth of the parse.
+    sizes: Vec<(usize, Option<u64>)>,
 }
+
+/// A value read into a [`Tree`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Id(usize);
 
 #[derive(Debug)]
 enum Node<'a> {
@@ -39,24 +69,48 @@ enum Node<'a> {
 }
 
 impl<'a> Tree<'a> {
-    /// Reads `text` as one JSON value, as `serde_json::from_str::<Value>` does.
-    pub(crate) fn parse(text: &'a str) -> serde_json::Result<Self> {
-        let mut builder = Builder::default();
-        let mut de = serde_json::Deserializer::from_str(text);
-        let root = Into(&mut builder).deserialize(&mut de)?;
-        de.end()?;
-        Ok(Tree {
-            nodes: builder.nodes,
-            children: builder.children,
-            root,
-        })
+    /// An empty tree.
+    pub fn new() -> Self {
+        Tree::default()
     }
 
-    /// The document's value.
-    pub(crate) fn root(&self) -> Ref<'_> {
+    /// Reads `text` as one JSON value, as `serde_json::from_str::<Value>` does: the tree and
+    /// the value's id.
+    pub fn parse(text: &'a str) -> serde_json::Result<(Self, Id)> {
+        let mut tree = Tree::new();
+        let mut de = serde_json::Deserializer::from_str(text);
+        let root = tree.seed().deserialize(&mut de)?;
+        de.end()?;
+        Ok((tree, root))
+    }
+
+    /// Reads one value into the tree from a deserializer of JSON text that outlives the tree
+    /// (serde_json's), giving its id. After an error the tree may hold part of the value,
+    /// which no id reaches.
+    pub fn seed(&mut self) -> Seed<'_, 'a> {
+        Seed(self)
+    }
+
+    /// The size of the value `id` as [`crate::budget::value_bytes`] counts it, when `id` was
+    /// read by [`Tree::seed`] without a repeated member name.
+    pub(crate) fn size(&self, id: Id) -> Option<u64> {
+        let at = self
+            .sizes
+            .binary_search_by_key(&id.0, |(node, _)| *node)
+            .ok()?;
+        self.sizes.get(at).and_then(|(_, size)| *size)
+    }
+
+    /// The value `id` as a `serde_json::Value`. An id of another tree reads as `null`.
+    pub fn to_value(&self, id: Id) -> Value {
+        self.get(id).as_value().into_owned()
+    }
+
+    /// The value `id`, to read. An id of another tree reads as `null`.
+    pub(crate) fn get(&self, id: Id) -> Ref<'_> {
         Ref {
             tree: self,
-            index: self.root,
+            index: id.0,
         }
     }
 }
@@ -69,6 +123,12 @@ pub(crate) struct Ref<'v> {
 }
 
 impl<'v> Ref<'v> {
+    /// The node, read without building a [`View`] (the parser asks most values only this).
+    fn node(self) -> Option<&'v Node<'v>> {
+        let tree: &'v Tree<'v> = self.tree;
+        tree.nodes.get(self.index)
+    }
+
     fn span(&self, first: usize, len: usize) -> std::slice::Iter<'v, (Cow<'v, str>, usize)> {
         let tree: &'v Tree<'v> = self.tree;
         tree.children
@@ -133,6 +193,31 @@ impl<'v> Json<'v> for Ref<'v> {
     type Items = Items<'v>;
     type Members = Members<'v>;
 
+    fn as_str(self) -> Option<&'v str> {
+        match self.node() {
+            Some(Node::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn as_number(self) -> Option<&'v Number> {
+        match self.node() {
+            Some(Node::Number(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn as_bool(self) -> Option<bool> {
+        match self.node() {
+            Some(Node::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn nests(self) -> bool {
+        matches!(self.node(), Some(Node::Array { .. } | Node::Object { .. }))
+    }
+
     fn view(self) -> View<'v, Self> {
         let tree: &'v Tree<'v> = self.tree;
         match tree.nodes.get(self.index) {
@@ -171,28 +256,23 @@ impl<'v> Json<'v> for Ref<'v> {
     }
 }
 
-/// The lists being filled while serde_json reads.
-#[derive(Default)]
-struct Builder<'a> {
-    nodes: Vec<Node<'a>>,
-    children: Vec<(Cow<'a, str>, usize)>,
-    /// The children of the containers still open, innermost last: each container's are moved
-    /// into `children` in one span when it closes.
-    open: Vec<(Cow<'a, str>, usize)>,
-}
-
-impl<'a> Builder<'a> {
-    fn push(&mut self, node: Node<'a>) -> usize {
+impl<'a> Tree<'a> {
+    /// Adds a node of `bytes` (its own share of the compact text: a scalar, or a container's
+    /// brackets, commas and member names).
+    fn push(&mut self, node: Node<'a>, bytes: u64) -> usize {
+        self.bytes = self.bytes.saturating_add(bytes);
         self.nodes.push(node);
         self.nodes.len() - 1
     }
 
-    /// Moves the open children from `start` on into one span: `(first, len)`.
-    fn close(&mut self, start: usize) -> (usize, usize) {
+    /// Moves the open children from `start` on into one span: `(first, len)`, and the
+    /// container's brackets and commas in bytes (an object's names are counted as added).
+    fn close(&mut self, start: usize) -> (usize, usize, u64) {
         let first = self.children.len();
         let open = self.open.len();
         self.children.extend(self.open.drain(start.min(open)..));
-        (first, self.children.len() - first)
+        let len = self.children.len() - first;
+        (first, len, 2 + len.saturating_sub(1) as u64)
     }
 
     /// Adds a member to the object whose open children start at `start`; a name it already
@@ -225,14 +305,43 @@ impl<'a> Builder<'a> {
             }
         };
         match earlier.and_then(|k| self.open.get_mut(start + k)) {
-            Some(slot) => slot.1 = value,
-            None => self.open.push((name, value)),
+            Some(slot) => {
+                slot.1 = value;
+                self.replaced = true;
+            }
+            None => {
+                // Its quoted name and colon.
+                self.bytes = self.bytes.saturating_add(name.len() as u64 + 3);
+                self.open.push((name, value));
+            }
         }
     }
 }
 
-/// Reads one value into the builder: its node's index.
-struct Into<'b, 'a>(&'b mut Builder<'a>);
+/// Reads one value into a [`Tree`] ([`Tree::seed`]): serde's seed for `next_value_seed` and
+/// the like.
+#[derive(Debug)]
+pub struct Seed<'t, 'a>(&'t mut Tree<'a>);
+
+impl<'de> DeserializeSeed<'de> for Seed<'_, 'de> {
+    type Value = Id;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Id, D::Error> {
+        let tree = self.0;
+        let (open, bytes) = (tree.open.len(), tree.bytes);
+        tree.replaced = false;
+        let read = d.deserialize_any(Into(&mut *tree));
+        // A value cut short by an error leaves its open children: not part of any span.
+        tree.open.truncate(open);
+        let node = read?;
+        let size = (!tree.replaced).then(|| tree.bytes.saturating_sub(bytes));
+        tree.sizes.push((node, size));
+        Ok(Id(node))
+    }
+}
+
+/// Reads one value into the tree: its node's index.
+struct Into<'t, 'a>(&'t mut Tree<'a>);
 
 impl<'de> DeserializeSeed<'de> for Into<'_, 'de> {
     type Value = usize;
@@ -281,38 +390,44 @@ impl<'de> Visitor<'de> for Into<'_, 'de> {
     }
 
     fn visit_unit<E>(self) -> Result<usize, E> {
-        Ok(self.0.push(Node::Null))
+        Ok(self.0.push(Node::Null, 4))
     }
 
     fn visit_bool<E>(self, v: bool) -> Result<usize, E> {
-        Ok(self.0.push(Node::Bool(v)))
+        Ok(self.0.push(Node::Bool(v), if v { 4 } else { 5 }))
     }
 
     fn visit_u64<E>(self, v: u64) -> Result<usize, E> {
-        Ok(self.0.push(Node::Number(v.into())))
+        Ok(self.0.push(Node::Number(v.into()), 1))
     }
 
     fn visit_i64<E>(self, v: i64) -> Result<usize, E> {
-        Ok(self.0.push(Node::Number(v.into())))
+        Ok(self.0.push(Node::Number(v.into()), 1))
     }
 
     /// A float without a JSON number (never read from text) is `null`, as in a `Value`.
     fn visit_f64<E>(self, v: f64) -> Result<usize, E> {
-        Ok(self
-            .0
-            .push(Number::from_f64(v).map_or(Node::Null, Node::Number)))
+        Ok(match Number::from_f64(v) {
+            Some(n) => self.0.push(Node::Number(n), 1),
+            None => self.0.push(Node::Null, 4),
+        })
     }
 
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<usize, E> {
-        Ok(self.0.push(Node::String(Cow::Borrowed(v))))
+        Ok(self
+            .0
+            .push(Node::String(Cow::Borrowed(v)), v.len() as u64 + 2))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<usize, E> {
-        Ok(self.0.push(Node::String(Cow::Owned(v.to_owned()))))
+        Ok(self
+            .0
+            .push(Node::String(Cow::Owned(v.to_owned())), v.len() as u64 + 2))
     }
 
     fn visit_string<E>(self, v: String) -> Result<usize, E> {
-        Ok(self.0.push(Node::String(Cow::Owned(v))))
+        let bytes = v.len() as u64 + 2;
+        Ok(self.0.push(Node::String(Cow::Owned(v)), bytes))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
@@ -320,8 +435,8 @@ impl<'de> Visitor<'de> for Into<'_, 'de> {
         while let Some(item) = seq.next_element_seed(Into(&mut *self.0))? {
             self.0.open.push((Cow::Borrowed(""), item));
         }
-        let (first, len) = self.0.close(start);
-        Ok(self.0.push(Node::Array { first, len }))
+        let (first, len, bytes) = self.0.close(start);
+        Ok(self.0.push(Node::Array { first, len }, bytes))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
@@ -331,8 +446,8 @@ impl<'de> Visitor<'de> for Into<'_, 'de> {
             let value = map.next_value_seed(Into(&mut *self.0))?;
             self.0.member(start, name, value, &mut index);
         }
-        let (first, len) = self.0.close(start);
-        Ok(self.0.push(Node::Object { first, len }))
+        let (first, len, bytes) = self.0.close(start);
+        Ok(self.0.push(Node::Object { first, len }, bytes))
     }
 }
 

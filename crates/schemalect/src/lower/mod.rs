@@ -529,7 +529,7 @@ impl Lowering {
         let answer = answer.into();
         let bytes = match &answer {
             Answer::Text(text) => text.len() as u64,
-            Answer::Value(v) => budget::value_bytes(v),
+            Answer::Value(v) => budget::value_bytes(*v),
         };
         self.metered(bytes, || {
             let decoded;

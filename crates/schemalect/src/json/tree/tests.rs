@@ -11,13 +11,24 @@ use serde_json::Value;
 
 /// The tree's value and error, against serde_json's, for one text.
 fn same_as_serde(text: &str) {
-    let ours = Tree::parse(text).map(|t| t.root().as_value().into_owned());
+    let ours = Tree::parse(text).map(|(t, root)| t.get(root).as_value().into_owned());
     let reference = serde_json::from_str::<Value>(text);
     match (ours, reference) {
         (Ok(a), Ok(b)) => {
             assert_eq!(a, b, "{text}");
             // `Value`'s equality ignores member order; the text keeps it.
             assert_eq!(a.to_string(), b.to_string(), "{text}");
+            // The size counted while reading, when known, and the walk of the tree are the
+            // walk of the `Value`.
+            let bytes = crate::budget::value_bytes(&b);
+            if let Ok((tree, root)) = Tree::parse(text) {
+                assert_eq!(crate::budget::value_bytes(tree.get(root)), bytes, "{text}");
+                let size = tree.size(root);
+                assert!(
+                    size.is_none() || size == Some(bytes),
+                    "{text}: {size:?} {bytes}"
+                );
+            }
         }
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
         (a, b) => panic!("{text}: tree {a:?}, serde_json {b:?}"),
@@ -38,7 +49,32 @@ fn same_schema(text: &str) {
             format!("{reference:?}"),
             "{subset:?}: {text}"
         );
+        // A value of a tree, work budget included, against `parse_with` of the `Value`.
+        if let (Ok((tree, root)), Ok(v)) = (Tree::parse(text), serde_json::from_str(text)) {
+            assert_eq!(
+                format!("{:?}", Schema::parse_tree(&tree, root, &options)),
+                format!("{:?}", Schema::parse_with(&v, &options)),
+                "{subset:?}: {text}"
+            );
+        }
     }
+}
+
+#[test]
+fn a_tree_holds_several_values_and_survives_an_error() {
+    use serde_core::de::DeserializeSeed;
+    let mut tree = Tree::new();
+    let mut de = serde_json::Deserializer::from_str(r#"{"a": [1, {"b": "c"}]} ["x", {}] [1, {"#);
+    let first = tree.seed().deserialize(&mut de).ok();
+    let second = tree.seed().deserialize(&mut de).ok();
+    assert!(tree.seed().deserialize(&mut de).is_err());
+    let read = |id: Option<super::Id>| id.map(|id| tree.get(id).as_value().into_owned());
+    assert_eq!(read(first), Some(serde_json::json!({"a": [1, {"b": "c"}]})));
+    assert_eq!(read(second), Some(serde_json::json!(["x", {}])));
+    assert!(
+        tree.open.is_empty(),
+        "the failed value's open children are dropped"
+    );
 }
 
 #[test]
@@ -74,6 +110,24 @@ fn values_read_as_serde_json_reads_them() {
 }
 
 #[test]
+fn sizes_are_counted_while_reading_unless_a_value_was_replaced() {
+    let size = |text: &str| Tree::parse(text).ok().and_then(|(t, root)| t.size(root));
+    let bytes =
+        |text: &str| serde_json::from_str(text).map(|v: Value| crate::budget::value_bytes(&v));
+    for text in [
+        r#"{"a": [1, "xé", null, true, false, {"": 2.5}], "b": {}}"#,
+        "[]",
+        r#""A""#,
+        "-0.0",
+        r#"{"a": {"b": [[], [{}]]}, "c": "d"}"#,
+    ] {
+        assert_eq!(size(text), bytes(text).ok(), "{text}");
+    }
+    // A replaced value's bytes were counted: the size is not known, and the walk measures.
+    assert_eq!(size(r#"{"a": "long value", "a": 1}"#), None);
+}
+
+#[test]
 fn repeated_names_in_a_large_object_are_found_by_hashing() {
     // More members than the pairwise scan takes: names repeat from the 17th on, some with an
     // escape, so both the borrowed and the owned names meet in the index.
@@ -83,7 +137,7 @@ fn repeated_names_in_a_large_object_are_found_by_hashing() {
     let text = format!("{{{}}}", members.join(", "));
     same_as_serde(&text);
     let tree = Tree::parse(&text).ok();
-    let root = tree.as_ref().map(Tree::root);
+    let root = tree.as_ref().map(|(t, root)| t.get(*root));
     assert_eq!(root.and_then(|r| r.members()).map(|m| m.len()), Some(23));
 }
 
