@@ -12,6 +12,10 @@
 //!   Expected failures: `tests/expectations/*-full*.json`.
 //! - The two validation walks (the subsets' and the `full` subset's) against each other on
 //!   every JSONSchemaBench schema both subsets take: same verdicts and errors.
+//! - The two readers of a schema: every schema of JSONSchemaBench and of the official suite
+//!   (draft 2020-12), read into a `json::Tree` from its text, parses as its `Value` does in
+//!   the ADR-126 and extended subsets: the same schema or the same violations, work budget
+//!   included.
 //!
 //! A listed deviation that no longer happens fails the test too, so the lists stay true.
 //! The suites skip with a notice when `../shared/corpus` is absent.
@@ -554,4 +558,60 @@ impl TwoWalks {
                 .join("\n")
         );
     }
+}
+
+/// `Schema::parse_tree` of a schema's text against `Schema::parse_with` of its `Value`, for
+/// every group of every file: the same result (the schema's IR, its size for the work budget,
+/// or every violation), compared by their `Debug` text. The text is the schema written back
+/// by serde_json, compact and pretty-printed (the tree's own tests cover escapes and repeated
+/// names, which a `Value` no longer has).
+#[test]
+fn the_tree_reads_every_schema_as_the_value_does() {
+    let Some(corpus) = support::shared_corpus() else {
+        return;
+    };
+    let mut files = json_files(&corpus.join("jsonschemabench"));
+    files.extend(json_files(
+        &corpus.join("json-schema-test-suite/tests/draft2020-12"),
+    ));
+    let options = [
+        ParseOptions::default(),
+        ParseOptions::default().with_subset(Subset::Extended),
+    ];
+    let (mut schemas, mut accepted) = (0usize, 0usize);
+    for (name, path) in &files {
+        let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let Ok(doc) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let groups = match doc {
+            Value::Array(groups) => groups,
+            other => vec![other],
+        };
+        for (gi, group) in groups.iter().enumerate() {
+            let value = &group["schema"];
+            schemas += 1;
+            for written in [
+                serde_json::to_string(value).expect("a Value writes"),
+                serde_json::to_string_pretty(value).expect("a Value writes"),
+            ] {
+                let (tree, id) = schemalect::json::Tree::parse(&written)
+                    .unwrap_or_else(|e| panic!("{name} group {gi}: {e}"));
+                for o in &options {
+                    let from_value = Schema::parse_with(value, o);
+                    accepted += usize::from(from_value.is_ok());
+                    assert_eq!(
+                        format!("{:?}", Schema::parse_tree(&tree, id, o)),
+                        format!("{from_value:?}"),
+                        "{name} group {gi}, {:?}",
+                        o.subset
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "the tree against the Value: {schemas} schemas, {accepted} parses of the 4 per schema accepted"
+    );
+    assert!(schemas > 1_000, "the corpus has its schemas: {schemas}");
 }
