@@ -16,6 +16,7 @@ use crate::pattern::Pattern;
 use crate::pointer::Pointer;
 use crate::value::deeper_than;
 use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// The limits of one parse and every violation it found.
@@ -124,20 +125,26 @@ impl Front {
         true
     }
 
-    /// The values of `enum` (the list `value`), within the size and depth limits.
+    /// The values of `enum` (the list `value`), within the size and depth limits: the list
+    /// itself when it is owned (built from a [`crate::json::Tree`]), a copy when borrowed.
     pub(super) fn enumeration(
         &mut self,
-        value: &Value,
-        items: &[Value],
+        value: Cow<'_, Value>,
         at: &Pointer,
         name: &str,
     ) -> Option<Enumeration> {
-        if items.len() > self.limits.max_enum_values {
+        if value.as_array().map_or(0, Vec::len) > self.limits.max_enum_values {
             self.limit(at, name, Limit::EnumValues);
             return None;
         }
-        self.literal_ok(value, at, name)
-            .then(|| Enumeration::new(items.to_vec()))
+        if !self.literal_ok(&value, at, name) {
+            return None;
+        }
+        let items = match value {
+            Cow::Owned(Value::Array(items)) => items,
+            other => other.as_array().cloned().unwrap_or_default(),
+        };
+        Some(Enumeration::new(items))
     }
 
     /// A pattern compiled for the linear-time engine, within the length limit.

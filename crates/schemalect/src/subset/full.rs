@@ -31,6 +31,7 @@ use crate::pointer::Pointer;
 use crate::schema::Schema;
 use crate::value::{as_exact_u64, JsonType, TypeSet};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use vocabulary::Vocabularies;
@@ -564,11 +565,11 @@ impl<'a> Full<'a> {
                 | "contentEncoding" | "contentMediaType" | "contentSchema" => {}
                 "type" => node.types = self.types(value, at),
                 "enum" => {
-                    let Some(items) = value.as_array() else {
+                    if !value.is_array() {
                         self.front.shape(at, name, Shape::Array, None);
                         continue;
-                    };
-                    if let Some(e) = self.front.enumeration(value, items, at, name) {
+                    }
+                    if let Some(e) = self.front.enumeration(Cow::Borrowed(value), at, name) {
                         node.enumeration = Some(Arc::new(e));
                     }
                 }

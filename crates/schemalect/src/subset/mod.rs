@@ -560,10 +560,10 @@ impl Parser {
             "type" => node.types = self.types(value, at),
             "enum" => {
                 let value = value.as_value();
-                let Some(items) = value.as_array().filter(|a| !a.is_empty()) else {
+                if value.as_array().is_none_or(Vec::is_empty) {
                     return self.front.shape(at, name, shape, None);
-                };
-                if let Some(e) = self.front.enumeration(&value, items, at, name) {
+                }
+                if let Some(e) = self.front.enumeration(value, at, name) {
                     node.enumeration = Some(Arc::new(e));
                 }
             }
