@@ -385,18 +385,23 @@ pub(crate) fn nests(v: &Value) -> bool {
 /// as soon as the answer is known. Only containers are stacked (a scalar adds no level), so a
 /// value without nested containers allocates nothing.
 pub fn deeper_than(v: &Value, max: usize) -> bool {
-    let containers = |c: &&Value| nests(c);
-    let mut stack: Vec<(&Value, usize)> = Vec::new();
+    nests_deeper_than(v, max)
+}
+
+/// [`deeper_than`] for a `Value` or a [`crate::json::Tree`]'s value.
+pub(crate) fn nests_deeper_than<'v, J: crate::json::Json<'v>>(v: J, max: usize) -> bool {
+    use crate::json::View;
+    let mut stack: Vec<(J, usize)> = Vec::new();
     let mut next = Some((v, 0));
     while let Some((v, d)) = next.take().or_else(|| stack.pop()) {
-        match v {
-            Value::Array(a) if d < max => {
-                stack.extend(a.iter().filter(containers).map(|c| (c, d + 1)))
+        match v.view() {
+            View::Array(items) if d < max => {
+                stack.extend(items.filter(|c| c.nests()).map(|c| (c, d + 1)))
             }
-            Value::Object(o) if d < max => {
-                stack.extend(o.values().filter(containers).map(|c| (c, d + 1)))
+            View::Object(members) if d < max => {
+                stack.extend(members.filter(|(_, c)| c.nests()).map(|(_, c)| (c, d + 1)))
             }
-            Value::Array(_) | Value::Object(_) => return true,
+            View::Array(_) | View::Object(_) => return true,
             _ => {}
         }
     }

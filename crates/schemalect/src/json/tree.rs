@@ -13,6 +13,10 @@ use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The trees made so far: each has its own number, which its ids carry.
+static TREES: AtomicU64 = AtomicU64::new(0);
 
 /// An object with more members than this finds repeated names by hashing them, so that a
 /// hostile object costs linear time; a smaller one compares its names in turn.
@@ -34,8 +38,10 @@ const SCAN_MEMBERS: usize = 16;
 /// assert!(schema.is_valid(&serde_json::json!("abc")));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Tree<'a> {
+    /// This tree's number: an [`Id`] of another tree reads as `null` here.
+    serial: u64,
     nodes: Vec<Node<'a>>,
     /// The children of every container, each container's in one span: (member name, node);
     /// the name is empty for a list's item.
@@ -54,9 +60,26 @@ pub struct Tree<'a> {
     sizes: Vec<(usize, Option<u64>)>,
 }
 
-/// A value read into a [`Tree`].
+/// A value read into a [`Tree`]: its node, in the tree of that number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Id(usize);
+pub struct Id {
+    tree: u64,
+    node: usize,
+}
+
+impl Default for Tree<'_> {
+    fn default() -> Self {
+        Tree {
+            serial: TREES.fetch_add(1, Ordering::Relaxed),
+            nodes: Vec::new(),
+            children: Vec::new(),
+            open: Vec::new(),
+            bytes: 0,
+            replaced: false,
+            sizes: Vec::new(),
+        }
+    }
+}
 
 #[derive(Debug)]
 enum Node<'a> {
@@ -94,14 +117,18 @@ impl<'a> Tree<'a> {
     /// The size of the value `id` as [`crate::budget::value_bytes`] counts it, when `id` was
     /// read by [`Tree::seed`] without a repeated member name.
     pub(crate) fn size(&self, id: Id) -> Option<u64> {
+        if id.tree != self.serial {
+            return None;
+        }
         let at = self
             .sizes
-            .binary_search_by_key(&id.0, |(node, _)| *node)
+            .binary_search_by_key(&id.node, |(node, _)| *node)
             .ok()?;
         self.sizes.get(at).and_then(|(_, size)| *size)
     }
 
-    /// The value `id` as a `serde_json::Value`. An id of another tree reads as `null`.
+    /// The value `id` as a `serde_json::Value` (built recursively: serde_json, which fills
+    /// trees, nests at most 128 levels). An id of another tree reads as `null`.
     pub fn to_value(&self, id: Id) -> Value {
         self.get(id).as_value().into_owned()
     }
@@ -110,7 +137,12 @@ impl<'a> Tree<'a> {
     pub(crate) fn get(&self, id: Id) -> Ref<'_> {
         Ref {
             tree: self,
-            index: id.0,
+            // No node has this index.
+            index: if id.tree == self.serial {
+                id.node
+            } else {
+                usize::MAX
+            },
         }
     }
 }
@@ -236,8 +268,9 @@ impl<'v> Json<'v> for Ref<'v> {
         }
     }
 
-    /// Built recursively: a tree is only ever read by serde_json, whose nesting limit (128
-    /// levels) bounds the recursion.
+    /// Built recursively, as deep as the value: the parser checks a literal's depth against
+    /// its limit before it builds it, and serde_json, which fills trees, nests at most 128
+    /// levels.
     fn as_value(self) -> Cow<'v, Value> {
         Cow::Owned(match self.view() {
             View::Null => Value::Null,
@@ -336,7 +369,10 @@ impl<'de> DeserializeSeed<'de> for Seed<'_, 'de> {
         let node = read?;
         let size = (!tree.replaced).then(|| tree.bytes.saturating_sub(bytes));
         tree.sizes.push((node, size));
-        Ok(Id(node))
+        Ok(Id {
+            tree: tree.serial,
+            node,
+        })
     }
 }
 

@@ -10,11 +10,12 @@ use super::{number_rules, tighter};
 use crate::budget::Meter;
 use crate::error::{Violation, ViolationKind};
 use crate::ir::{Enumeration, Node};
+use crate::json::Json;
 use crate::keywords::Shape;
 use crate::limits::{Limit, Limits};
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
-use crate::value::deeper_than;
+use crate::value::nests_deeper_than;
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -117,30 +118,37 @@ impl Front {
 
     /// Checks that a literal (`enum`, `const`, `default`, `examples`) is not nested past the
     /// depth limit: equality and hashing of instances against it stay bounded.
-    pub(super) fn literal_ok(&mut self, value: &Value, at: &Pointer, name: &str) -> bool {
-        if deeper_than(value, self.limits.max_depth) {
+    /// Checked before a literal read from a [`crate::json::Tree`] is built as a `Value`.
+    pub(super) fn literal_ok<'v, J: Json<'v>>(
+        &mut self,
+        value: J,
+        at: &Pointer,
+        name: &str,
+    ) -> bool {
+        if nests_deeper_than(value, self.limits.max_depth) {
             self.limit(at, name, Limit::Depth);
             return false;
         }
         true
     }
 
-    /// The values of `enum` (the list `value`), within the size and depth limits: the list
-    /// itself when it is owned (built from a [`crate::json::Tree`]), a copy when borrowed.
-    pub(super) fn enumeration(
+    /// The values of `enum` (the list `value`), within the size and depth limits: a list read
+    /// from a [`crate::json::Tree`] is built as `Value`s once checked, and kept; a borrowed
+    /// list is copied.
+    pub(super) fn enumeration<'v, J: Json<'v>>(
         &mut self,
-        value: Cow<'_, Value>,
+        value: J,
         at: &Pointer,
         name: &str,
     ) -> Option<Enumeration> {
-        if value.as_array().map_or(0, Vec::len) > self.limits.max_enum_values {
+        if value.items().map_or(0, |i| i.len()) > self.limits.max_enum_values {
             self.limit(at, name, Limit::EnumValues);
             return None;
         }
-        if !self.literal_ok(&value, at, name) {
+        if !self.literal_ok(value, at, name) {
             return None;
         }
-        let items = match value {
+        let items = match value.as_value() {
             Cow::Owned(Value::Array(items)) => items,
             other => other.as_array().cloned().unwrap_or_default(),
         };

@@ -31,7 +31,6 @@ use crate::pointer::Pointer;
 use crate::schema::Schema;
 use crate::value::{as_exact_u64, JsonType, TypeSet};
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use vocabulary::Vocabularies;
@@ -569,7 +568,7 @@ impl<'a> Full<'a> {
                         self.front.shape(at, name, Shape::Array, None);
                         continue;
                     }
-                    if let Some(e) = self.front.enumeration(Cow::Borrowed(value), at, name) {
+                    if let Some(e) = self.front.enumeration(value, at, name) {
                         node.enumeration = Some(Arc::new(e));
                     }
                 }

@@ -559,8 +559,7 @@ impl Parser {
             "additionalItems" => pending.additional_items = Some(value),
             "type" => node.types = self.types(value, at),
             "enum" => {
-                let value = value.as_value();
-                if value.as_array().is_none_or(Vec::is_empty) {
+                if value.items().is_none_or(|i| i.len() == 0) {
                     return self.front.shape(at, name, shape, None);
                 }
                 if let Some(e) = self.front.enumeration(value, at, name) {
@@ -568,9 +567,8 @@ impl Parser {
                 }
             }
             "const" => {
-                let value = value.as_value();
-                if self.front.literal_ok(&value, at, name) {
-                    node.constant = Some(Arc::new(value.into_owned()));
+                if self.front.literal_ok(value, at, name) {
+                    node.constant = Some(Arc::new(value.as_value().into_owned()));
                 }
             }
             "pattern" => {
@@ -636,7 +634,7 @@ impl Parser {
                 }
             }
             "example" => {
-                self.front.literal_ok(&value.as_value(), at, name);
+                self.front.literal_ok(value, at, name);
             }
             "self" => {
                 let iglu = at.is_root()
@@ -670,23 +668,19 @@ impl Parser {
                 }
             }
             "default" => {
-                let value = value.as_value();
-                if self.front.literal_ok(&value, at, name) {
-                    annotations(node).default = Some(value.into_owned());
+                if self.front.literal_ok(value, at, name) {
+                    annotations(node).default = Some(value.as_value().into_owned());
                 }
             }
-            "examples" => {
-                let value = value.as_value();
-                match &*value {
-                    Value::Array(_) if self.front.literal_ok(&value, at, name) => {
-                        if let Value::Array(list) = value.into_owned() {
-                            annotations(node).examples = Some(list);
-                        }
+            "examples" => match value.items() {
+                Some(_) if self.front.literal_ok(value, at, name) => {
+                    if let Value::Array(list) = value.as_value().into_owned() {
+                        annotations(node).examples = Some(list);
                     }
-                    Value::Array(_) => {}
-                    _ => self.front.shape(at, name, shape, None),
                 }
-            }
+                Some(_) => {}
+                None => self.front.shape(at, name, shape, None),
+            },
             // Every row of the keyword table is handled above; a row added there without a
             // handler here is reported rather than silently accepted.
             _ => self.front.violate(at, name, ViolationKind::Unknown),

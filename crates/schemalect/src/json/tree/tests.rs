@@ -75,6 +75,13 @@ fn a_tree_holds_several_values_and_survives_an_error() {
         tree.open.is_empty(),
         "the failed value's open children are dropped"
     );
+    // An id of another tree reads as `null`, never as a node that happens to share its index.
+    let (other, root) = Tree::parse(r#"{"type": "string"}"#).expect("JSON");
+    assert_eq!(tree.to_value(root), Value::Null);
+    assert_eq!(tree.size(root), None);
+    let refused = Schema::parse_tree(&tree, root, &ParseOptions::default());
+    assert!(refused.is_err(), "{refused:?}");
+    assert!(Schema::parse_tree(&other, root, &ParseOptions::default()).is_ok());
 }
 
 #[test]
@@ -183,6 +190,40 @@ fn schemas_parse_as_from_a_value() {
         r#"{"type": "string""#,
     ] {
         same_schema(text);
+    }
+}
+
+#[test]
+fn literals_past_the_limits_are_refused_as_from_a_value() {
+    // Literals nested past the depth limit, and an enum past its count, read from a tree
+    // are refused before they are built as `Value`s, with the violations of the `Value`.
+    let deep = format!("{}1{}", "[".repeat(12), "]".repeat(12));
+    let texts = [
+        format!(r#"{{"const": {deep}}}"#),
+        format!(r#"{{"enum": [1, {deep}]}}"#),
+        format!(
+            r#"{{"type": "array", "default": {deep}, "examples": [{deep}], "example": {deep}}}"#
+        ),
+        r#"{"enum": [1, 2, 3, 4, 5]}"#.to_owned(),
+    ];
+    let limits = crate::limits::Limits::default()
+        .with_max_depth(4)
+        .with_max_enum_values(3);
+    for text in &texts {
+        for subset in [Subset::Adr126, Subset::Extended] {
+            let options = ParseOptions::default()
+                .with_subset(subset)
+                .with_limits(limits);
+            let value: Value = serde_json::from_str(text).expect("JSON");
+            let (tree, root) = Tree::parse(text).expect("JSON");
+            let from_tree = Schema::parse_tree(&tree, root, &options);
+            assert!(from_tree.is_err(), "{text}");
+            assert_eq!(
+                format!("{from_tree:?}"),
+                format!("{:?}", Schema::parse_with(&value, &options)),
+                "{text}"
+            );
+        }
     }
 }
 
