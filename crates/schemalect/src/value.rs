@@ -376,11 +376,6 @@ fn hash_into(v: &Value, h: &mut DefaultHasher, depth: usize) {
     }
 }
 
-/// True for an array or an object: a value that holds others.
-pub(crate) fn nests(v: &Value) -> bool {
-    matches!(v, Value::Array(_) | Value::Object(_))
-}
-
 /// True when the value nests (arrays and objects) deeper than `max` levels. Iterative; stops
 /// as soon as the answer is known. Only containers are stacked (a scalar adds no level), so a
 /// value without nested containers allocates nothing.

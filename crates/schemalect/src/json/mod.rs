@@ -138,6 +138,6 @@ impl<'v> Json<'v> for &'v Value {
     }
 
     fn nests(self) -> bool {
-        crate::value::nests(self)
+        matches!(self, Value::Array(_) | Value::Object(_))
     }
 }
