@@ -8,8 +8,8 @@
 //! `IndexMap` with its hashing, every string and member name an allocation
 //! (docs/benchmarks.md, "What a reader without `Value`s would save"). [`Tree`] keeps the nodes
 //! in two lists and borrows every string without an escape from the text. The parser is
-//! written once over a crate-private trait (`Json`), which both implement; only literals (`enum`, `const`,
-//! `default`, `examples`) become `Value`s, as the IR keeps them.
+//! written once over a crate-private trait (`Json`), which both implement; only literals
+//! (`enum`, `const`, `default`, `examples`) become `Value`s, as the IR keeps them.
 
 use serde_json::{Number, Value};
 use std::borrow::Cow;

@@ -161,40 +161,25 @@ impl<'v> Ref<'v> {
         tree.nodes.get(self.index)
     }
 
-    fn span(&self, first: usize, len: usize) -> std::slice::Iter<'v, (Cow<'v, str>, usize)> {
+    /// The children of a container: the span `first..first + len` of the tree's list.
+    fn children(self, first: usize, len: usize) -> Members<'v> {
         let tree: &'v Tree<'v> = self.tree;
-        tree.children
-            .get(first..first.saturating_add(len))
-            .unwrap_or_default()
-            .iter()
+        let span = tree.children.get(first..first.saturating_add(len));
+        Members {
+            tree,
+            span: span.unwrap_or_default().iter(),
+        }
     }
 }
 
-/// A list's items in a [`Tree`].
-pub(crate) struct Items<'v> {
-    tree: &'v Tree<'v>,
-    span: std::slice::Iter<'v, (Cow<'v, str>, usize)>,
+/// A list's items in a [`Tree`]: its children, whose names are empty.
+pub(crate) type Items<'v> = std::iter::Map<Members<'v>, fn((&'v str, Ref<'v>)) -> Ref<'v>>;
+
+fn unnamed<'v>((_, item): (&'v str, Ref<'v>)) -> Ref<'v> {
+    item
 }
 
-impl<'v> Iterator for Items<'v> {
-    type Item = Ref<'v>;
-
-    fn next(&mut self) -> Option<Ref<'v>> {
-        let (_, index) = self.span.next()?;
-        Some(Ref {
-            tree: self.tree,
-            index: *index,
-        })
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.span.size_hint()
-    }
-}
-
-impl ExactSizeIterator for Items<'_> {}
-
-/// An object's members in a [`Tree`].
+/// An object's members in a [`Tree`] (or a list's children, named with the empty string).
 pub(crate) struct Members<'v> {
     tree: &'v Tree<'v>,
     span: std::slice::Iter<'v, (Cow<'v, str>, usize)>,
@@ -251,20 +236,15 @@ impl<'v> Json<'v> for Ref<'v> {
     }
 
     fn view(self) -> View<'v, Self> {
-        let tree: &'v Tree<'v> = self.tree;
-        match tree.nodes.get(self.index) {
+        match self.node() {
             None | Some(Node::Null) => View::Null,
             Some(Node::Bool(b)) => View::Bool(*b),
             Some(Node::Number(n)) => View::Number(n),
             Some(Node::String(s)) => View::String(s),
-            Some(Node::Array { first, len }) => View::Array(Items {
-                tree,
-                span: self.span(*first, *len),
-            }),
-            Some(Node::Object { first, len }) => View::Object(Members {
-                tree,
-                span: self.span(*first, *len),
-            }),
+            Some(Node::Array { first, len }) => {
+                View::Array(self.children(*first, *len).map(unnamed as _))
+            }
+            Some(Node::Object { first, len }) => View::Object(self.children(*first, *len)),
         }
     }
 
