@@ -927,8 +927,14 @@ impl Properties {
 
     /// The subschema for a declared property.
     pub fn get(&self, name: &str) -> Option<NodeId> {
+        self.entries.get(self.position(name)?).map(|e| e.1)
+    }
+
+    /// Where a declared property stands in source order ([`Properties::iter`]). Names are
+    /// unique: they are an object's member names, or a merge's, which takes each name once.
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
         if self.sorted.is_empty() {
-            return self.entries.iter().find(|(n, _)| &**n == name).map(|e| e.1);
+            return self.entries.iter().position(|(n, _)| &**n == name);
         }
         let pos = self
             .sorted
@@ -939,8 +945,7 @@ impl Properties {
                     .cmp(name)
             })
             .ok()?;
-        let i = *self.sorted.get(pos)?;
-        self.entries.get(i as usize).map(|e| e.1)
+        self.sorted.get(pos).map(|i| *i as usize)
     }
 
     /// True when declared.

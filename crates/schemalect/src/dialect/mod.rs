@@ -30,10 +30,10 @@ pub use refusal::{contradiction, Contradicted, Contradiction};
 /// never sends its request, and building the request is most of an emission's cost (maps of
 /// owned keys and values, written and dropped). So for [`Produce::Verdict`] the dialects whose
 /// verdict does not depend on the request they build walk the schema without building it (the
-/// emitter's discarding walk, which decides as the full one does). Those that check limits on
-/// the request built (OpenAI's and Claude's strict schemas) still build it, and so does
-/// Gemini's `responseSchema`, whose lowering builds its nodes as it decides. The request of a
-/// verdict-only lowering is meaningless and never leaves the crate.
+/// emitter's discarding walk, and that of Gemini's `responseSchema` lowering, each deciding as
+/// its full walk does). Those that check limits on the request built (OpenAI's and Claude's
+/// strict schemas) still build it. The request of a verdict-only lowering is meaningless and
+/// never leaves the crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Produce {
     /// The request, to be sent: every lowering a caller can see.
@@ -229,7 +229,7 @@ pub(crate) fn lower_derived(
     let mut out = match target {
         // The one dialect that closes every object itself must know which it must not close.
         Target::Gemini | Target::VertexGemini => {
-            gemini::lower_openapi(&inlined.schema, options, hidden)
+            gemini::lower_openapi(&inlined.schema, options, hidden, produce)
         }
         _ => lower_inlined(&inlined.schema, target, options, produce),
     };
@@ -258,7 +258,8 @@ fn lower_inlined(
         Target::OllamaMlx => ollama_mlx::lower(schema, produce),
         Target::LlamaServer => ollama::lower_llama_server(schema, produce),
         Target::Gemini | Target::VertexGemini => {
-            gemini::lower_openapi(schema, options, &declared::hidden_by_references(schema))
+            let hidden = declared::hidden_by_references(schema);
+            gemini::lower_openapi(schema, options, &hidden, produce)
         }
         Target::GeminiJson => gemini::lower_json(schema, produce),
         Target::GeminiInteractions => gemini::lower_interactions(schema, produce),

@@ -183,8 +183,9 @@ fn an_assessment_runs_out_of_work_where_the_lowering_does() {
     assert!(ran_out > 100, "only {ran_out} assessments ran out of work");
 }
 
-/// Where the verdict does not depend on the request, none is built: the emitters' wires are
-/// empty objects, while the dialects that check limits on what they send still build it.
+/// Where the verdict does not depend on the request, none is built: the emitters' wires and
+/// Gemini's `responseSchema` are empty objects, while the dialects that check limits on what
+/// they send still build it.
 #[test]
 fn a_verdict_builds_the_request_only_where_it_is_checked() {
     let v = json!({
@@ -208,7 +209,19 @@ fn a_verdict_builds_the_request_only_where_it_is_checked() {
         sent(Target::GeminiJson, Produce::Verdict),
         json!({"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": {}}})
     );
-    for t in [Target::OpenAi, Target::ClaudeNative, Target::Gemini] {
+    for t in [Target::Gemini, Target::VertexGemini] {
+        assert_eq!(
+            sent(t, Produce::Verdict),
+            json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": {}}}),
+            "{t}"
+        );
+        assert_eq!(
+            sent(t, Produce::Request),
+            schema.lower(t, &o).wire().clone(),
+            "{t}"
+        );
+    }
+    for t in [Target::OpenAi, Target::ClaudeNative] {
         assert_eq!(sent(t, Produce::Verdict), sent(t, Produce::Request), "{t}");
     }
 }

@@ -40,7 +40,7 @@ use crate::dialect::emit::{
     declares_properties, full_match_safe, with_format_hint, Blockers, Degrade, MAX_EMITTED_NODES,
 };
 use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
-use crate::dialect::Outcome;
+use crate::dialect::{Outcome, Produce};
 use crate::ir::{Additional, Bound, Node, NodeId, RequiredNames};
 use crate::loss::Loss;
 use crate::options::LowerOptions;
@@ -166,11 +166,23 @@ const MAX_DEPTH: usize = 512;
 
 /// `hidden`: source pointers of open objects that references hide (see `dialect::declared`),
 /// computed on the schema as written, before references were written out in place.
+///
+/// For [`Produce::Verdict`] the walk builds no `Schema` nodes ([`Lowerer::discarding`]): the
+/// `responseSchema` of the outcome is then `{}`, its mode and losses those of the request.
 pub(crate) fn lower(
     schema: &Schema,
     _options: &LowerOptions,
     hidden: &HashSet<Pointer>,
+    produce: Produce,
 ) -> Outcome {
+    let outcome = walk(schema, hidden, produce == Produce::Verdict);
+    #[cfg(test)]
+    tests::check_discarding_walk(schema, hidden, produce, &outcome);
+    outcome
+}
+
+/// The lowering; with `discard`, one whose `responseSchema` is not used, built as `{}`.
+fn walk(schema: &Schema, hidden: &HashSet<Pointer>, discard: bool) -> Outcome {
     let normalized = normalize(
         schema,
         Rewrites {
@@ -186,6 +198,7 @@ pub(crate) fn lower(
         hidden,
         blocked: Blockers::default(),
         stopped: false,
+        discard,
     };
     let root = normalized.schema.root();
     match l.child(root, 0) {
@@ -224,6 +237,9 @@ struct Lowerer<'s> {
     blocked: Blockers,
     /// A limit of the whole lowering (depth, size) was hit: nothing more is walked.
     stopped: bool,
+    /// Nothing of this lowering is sent, whatever the walk finds: only its verdict is asked
+    /// for ([`Produce::Verdict`]).
+    discard: bool,
 }
 
 fn degrade(node: &Node, keyword: &'static str, reason: &'static str) -> Degrade {
@@ -366,12 +382,50 @@ impl Lowerer<'_> {
         self.losses.push(Loss::new(&node.pointer, keyword, reason));
     }
 
+    /// True when nothing built from now on is sent: only the verdict was asked for, or a
+    /// blocker is recorded, so the lowering falls back. The walk goes on, to name every
+    /// blocker and to make the same decisions, but builds no `Schema` node: every decision
+    /// is taken from the source node and from which children admit a value, never from what
+    /// a built node holds. `lower`'s test check compares both walks.
+    #[inline(always)]
+    fn discarding(&self) -> bool {
+        self.discard || !self.blocked.is_empty()
+    }
+
+    /// Writes `field` into `m`, unless [`Lowerer::discarding`]: then the value is not even
+    /// built.
+    #[inline(always)]
+    fn put(&self, m: &mut Map<String, Value>, field: &str, value: impl FnOnce() -> Value) {
+        if !self.discarding() {
+            m.insert(field.to_owned(), value());
+        }
+    }
+
+    /// A `Schema` node of type `t` for `node` ([`typed`]), or an empty one when
+    /// [`Lowerer::discarding`].
+    fn typed_node(&self, t: JsonType, node: &Node) -> Map<String, Value> {
+        if self.discarding() {
+            Map::new()
+        } else {
+            typed(t, node)
+        }
+    }
+
+    /// [`union_of`] the branches; when [`Lowerer::discarding`], an empty node exactly when
+    /// `union_of` gives one (it gives none only for no branch: a bare `anyOf` spliced in has
+    /// at least two).
+    fn union_of(&self, branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
+        if self.discarding() {
+            (!branches.is_empty()).then(Map::new)
+        } else {
+            union_of(branches)
+        }
+    }
+
     /// Writes a length or count into its int64 field, or records why it is not sent.
     fn count(&mut self, node: &Node, keyword: &'static str, n: u64, m: &mut Map<String, Value>) {
         match int64(n) {
-            Some(v) => {
-                m.insert(keyword.into(), v);
-            }
+            Some(v) => self.put(m, keyword, || v),
             None => self.loss(
                 node,
                 keyword,
@@ -533,7 +587,7 @@ impl Lowerer<'_> {
                 JsonType::String => (self.string(node, literals), true),
                 JsonType::Integer | JsonType::Number => self.number(node, t, literals),
                 JsonType::Boolean => (
-                    Out::Node(typed(JsonType::Boolean, node)),
+                    Out::Node(self.typed_node(JsonType::Boolean, node)),
                     literals.is_none_or(both_booleans),
                 ),
                 // A blocked branch of a type list leaves the other branches to be walked, so
@@ -588,14 +642,17 @@ impl Lowerer<'_> {
         nullable: bool,
         null_keyword: &'static str,
     ) -> Out {
-        let mut out = match union_of(branches) {
+        let mut out = match self.union_of(branches) {
             Some(m) => m,
             None if nullable => {
                 self.loss(node, null_keyword, "admits only null, sent as a nullable STRING: the NULL type is too recent to rely on");
-                typed(JsonType::String, node)
+                self.typed_node(JsonType::String, node)
             }
             None => return Out::Nothing,
         };
+        if self.discarding() {
+            return Out::Node(out);
+        }
         let (title, description) = annotations(node);
         let description = description.as_deref();
         match bare_union(&mut out) {
@@ -620,20 +677,16 @@ impl Lowerer<'_> {
     }
 
     fn string(&mut self, node: &Node, literals: Option<&[&Value]>) -> Out {
-        let mut m = typed(JsonType::String, node);
+        let mut m = self.typed_node(JsonType::String, node);
         if let Some(lits) = literals {
-            let values: Vec<Value> = lits
-                .iter()
-                .filter_map(|v| v.as_str())
-                .collect::<Distinct<&str>>()
-                .into_vec()
-                .into_iter()
-                .map(Value::from)
-                .collect();
-            if values.is_empty() {
+            if !lits.iter().any(|v| v.is_string()) {
                 return Out::Nothing;
             }
-            m.insert("enum".into(), Value::Array(values));
+            self.put(&mut m, "enum", || {
+                let values = lits.iter().filter_map(|v| v.as_str());
+                let values = values.collect::<Distinct<&str>>().into_vec();
+                Value::Array(values.into_iter().map(Value::from).collect())
+            });
         }
         if let Some(rules) = &node.string {
             if let (Some(lo), Some(hi)) = (rules.min_length, rules.max_length) {
@@ -650,7 +703,7 @@ impl Lowerer<'_> {
                 }
             }
             if let Some(p) = &rules.pattern {
-                m.insert("pattern".into(), Value::from(full_match_safe(p)));
+                self.put(&mut m, "pattern", || Value::from(full_match_safe(p)));
             }
         }
         Out::Node(m)
@@ -659,7 +712,7 @@ impl Lowerer<'_> {
     /// An INTEGER or NUMBER branch, and whether the node's numeric literals (if any) are
     /// enforced exactly.
     fn number(&mut self, node: &Node, t: JsonType, literals: Option<&[&Value]>) -> (Out, bool) {
-        let mut m = typed(t, node);
+        let mut m = self.typed_node(t, node);
         let rules = node.number.as_deref();
         let mut lower = rules.and_then(|r| r.lower.clone());
         let mut upper = rules.and_then(|r| r.upper.clone());
@@ -714,7 +767,7 @@ impl Lowerer<'_> {
             };
             match value.and_then(double) {
                 Some(n) => {
-                    m.insert(inclusive.into(), Value::Number(n.clone()));
+                    self.put(&mut m, inclusive, || Value::Number(n.clone()));
                     *sent = Some(n);
                 }
                 None => self.loss(
@@ -793,10 +846,12 @@ impl Lowerer<'_> {
                 "positions not enforced: every item may match any position's schema",
             );
         }
-        let mut m = typed(JsonType::Array, node);
+        let mut m = self.typed_node(JsonType::Array, node);
         // With no position left, only the empty array is valid and `items` never applies.
-        let items = union_of(positions).unwrap_or_else(|| typed(JsonType::String, node));
-        m.insert("items".into(), Value::Object(items));
+        let items = self.union_of(positions);
+        self.put(&mut m, "items", || {
+            Value::Object(items.unwrap_or_else(|| typed(JsonType::String, node)))
+        });
         for (keyword, n) in [("minItems", min), ("maxItems", cap)] {
             if let Some(n) = n {
                 self.count(node, keyword, n, &mut m);
@@ -849,13 +904,19 @@ impl Lowerer<'_> {
             });
         };
         let mut required_names = RequiredNames::new(rules);
-        let mut properties = Map::with_capacity(rules.properties.len());
-        let mut ordering = Vec::with_capacity(rules.properties.len());
-        for (name, id) in rules.properties.iter() {
+        // Which declared properties are sent, by position: what is decided below is decided
+        // from these, not from the built node, which a discarding walk leaves empty.
+        let mut kept = vec![false; rules.properties.len()];
+        let mut properties = if self.discarding() {
+            Map::new()
+        } else {
+            Map::with_capacity(rules.properties.len())
+        };
+        for ((name, id), kept) in rules.properties.iter().zip(&mut kept) {
             match self.child(id, depth + 1)? {
                 Out::Node(p) => {
-                    properties.insert(name.to_owned(), Value::Object(p));
-                    ordering.push(Value::from(name));
+                    *kept = true;
+                    self.put(&mut properties, name, || Value::Object(p));
                 }
                 // A required property that admits nothing makes the object admit nothing; an
                 // optional one can never be present, so leaving it out is exact.
@@ -866,23 +927,27 @@ impl Lowerer<'_> {
         if let Some(blocked) = unsafe_to_close {
             return Err(blocked);
         }
-        if properties.is_empty() {
+        let sent = kept.iter().filter(|k| **k).count();
+        if sent == 0 {
             return Err(degrade(node, "properties", "no declared property admits a value, so only the empty object is valid, and an OBJECT without properties is refused by the provider"));
         }
         let mut required = Vec::new();
         for r in &rules.required {
-            if properties.contains_key(&**r) {
-                required.push(Value::from(&**r));
-            } else if !rules.properties.contains(r) {
-                self.loss(node, "required", "names a property that `properties` does not declare; not sent (the provider closes objects to their declared properties)");
+            match rules.properties.position(r) {
+                Some(at) if kept.get(at) == Some(&true) => required.push(Value::from(&**r)),
+                Some(_) => {}
+                None => self.loss(node, "required", "names a property that `properties` does not declare; not sent (the provider closes objects to their declared properties)"),
             }
         }
-        let sent = properties.len() as u64;
-        let mut m = typed(JsonType::Object, node);
-        m.insert("properties".into(), Value::Object(properties));
-        m.insert("propertyOrdering".into(), Value::Array(ordering));
-        if !required.is_empty() {
-            m.insert("required".into(), Value::Array(required));
+        let sent = sent as u64;
+        let mut m = self.typed_node(JsonType::Object, node);
+        if !self.discarding() {
+            let ordering = properties.keys().map(|k| Value::from(k.as_str())).collect();
+            m.insert("properties".into(), Value::Object(properties));
+            m.insert("propertyOrdering".into(), Value::Array(ordering));
+            if !required.is_empty() {
+                m.insert("required".into(), Value::Array(required));
+            }
         }
         for (keyword, n) in [("minProperties", min), ("maxProperties", max)] {
             let Some(n) = n else { continue };

@@ -1,5 +1,28 @@
+use crate::dialect::{Outcome, Produce};
+use crate::pointer::Pointer;
 use crate::{LowerOptions, Lowering, Mode, Schema, Target};
 use serde_json::{json, Value};
+use std::collections::HashSet;
+
+/// Walks the schema again the other way (discarding when `outcome` was built, building when it
+/// was discarded) and asserts that both decide alike: the same mode and the same losses, in the
+/// same order. Run on every lowering of the crate's unit tests, the emitter's
+/// (`discarding_walk_decides_as_the_full_one`: the golden corpus and schemas that read what
+/// they wrote) among them.
+pub(super) fn check_discarding_walk(
+    schema: &Schema,
+    hidden: &HashSet<Pointer>,
+    produce: Produce,
+    outcome: &Outcome,
+) {
+    let other = super::walk(schema, hidden, produce == Produce::Request);
+    assert_eq!(other.mode, outcome.mode, "{produce:?}: {:?}", outcome.wire);
+    assert_eq!(
+        other.losses, outcome.losses,
+        "{produce:?}: {:?}",
+        outcome.wire
+    );
+}
 
 fn lower(v: Value) -> Lowering {
     Schema::parse(&v)
