@@ -229,6 +229,39 @@ struct Emitter<'s> {
     discard: bool,
 }
 
+/// A walk that can go on without building what it would send. A lowering asked for its
+/// verdict only ([`Produce::Verdict`]), or one that has met a blocker and will fall back, still
+/// walks the whole schema, to name every blocker and to make the same decisions, but builds
+/// no wire: a fallback naming a hundred blockers would otherwise write out a hundred
+/// subschemas only to drop them. So such a walk decides nothing by what a built node holds; a
+/// test of each walk compares it with its building twin.
+pub(crate) trait Discarding {
+    /// True when nothing built from now on is sent.
+    fn discarding(&self) -> bool;
+
+    /// Writes `key` into `out`, unless [`Discarding::discarding`]: then the value is not even
+    /// built.
+    #[inline(always)]
+    fn put(&self, out: &mut Map<String, Value>, key: &str, value: impl FnOnce() -> Value) {
+        if !self.discarding() {
+            out.insert(key.to_owned(), value());
+        }
+    }
+}
+
+/// The emitter discards when the caller said so ([`blockers`], [`emit_for`]) or once a blocker
+/// is recorded, so the emission fails (under a `not` whose blockers are forgotten, that
+/// negation is dropped whole, and its blockers were all found inside it). A keyword whose
+/// writing a later one depends on (`enum` for `const`, `pattern` for the lengths, `anyOf` for
+/// `oneOf`) is told by what wrote it ([`Emitter::plain`]'s answer), not by `out`; the test
+/// `discarding_walk_decides_as_the_full_one` compares both walks.
+impl Discarding for Emitter<'_> {
+    #[inline(always)]
+    fn discarding(&self) -> bool {
+        self.discard || !self.blocked.is_empty()
+    }
+}
+
 /// Most schema objects one emission writes (shared definitions are written once per use).
 pub(crate) const MAX_EMITTED_NODES: usize = 100_000;
 
@@ -335,28 +368,6 @@ impl Emitter<'_> {
 
     fn support(&self, keyword: &str) -> Support {
         self.d.caps.map_or(Support::Kept, |c| c.support(keyword))
-    }
-
-    /// True when nothing written from now on is sent: the caller said so ([`blockers`]), or
-    /// a blocker is recorded, so the emission fails (under a `not` whose blockers are forgotten, that negation is dropped whole, and
-    /// its blockers were all found inside it). The walk goes on, to name every blocker and to
-    /// make the same decisions, but builds no wire: a fallback naming a hundred blockers
-    /// would otherwise write out a hundred subschemas only to drop them.
-    #[inline(always)]
-    fn discarding(&self) -> bool {
-        self.discard || !self.blocked.is_empty()
-    }
-
-    /// Writes `keyword` into `out`, unless [`Emitter::discarding`]: then the value is not
-    /// even built. So the walk decides nothing by what `out` holds: a keyword whose writing
-    /// a later one depends on (`enum` for `const`, `pattern` for the lengths, `anyOf` for
-    /// `oneOf`) is told by what wrote it ([`Emitter::plain`]'s answer); the test
-    /// `discarding_walk_decides_as_the_full_one` compares both walks.
-    #[inline(always)]
-    fn put(&self, out: &mut Map<String, Value>, keyword: &str, value: impl FnOnce() -> Value) {
-        if !self.discarding() {
-            out.insert(keyword.to_owned(), value());
-        }
     }
 
     /// Applies a plain Kept / Hint / Dropped / Degrades row, true when the keyword is sent.

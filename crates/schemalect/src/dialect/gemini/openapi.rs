@@ -37,7 +37,8 @@ mod tests;
 use super::{json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support};
 use crate::dialect::emit::{
-    declares_properties, full_match_safe, with_format_hint, Blockers, Degrade, MAX_EMITTED_NODES,
+    declares_properties, full_match_safe, with_format_hint, Blockers, Degrade, Discarding,
+    MAX_EMITTED_NODES,
 };
 use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::{Outcome, Produce};
@@ -167,7 +168,7 @@ const MAX_DEPTH: usize = 512;
 /// `hidden`: source pointers of open objects that references hide (see `dialect::declared`),
 /// computed on the schema as written, before references were written out in place.
 ///
-/// For [`Produce::Verdict`] the walk builds no `Schema` nodes ([`Lowerer::discarding`]): the
+/// For [`Produce::Verdict`] the walk builds no `Schema` nodes ([`Discarding::discarding`]): the
 /// `responseSchema` of the outcome is then `{}`, its mode and losses those of the request.
 pub(crate) fn lower(
     schema: &Schema,
@@ -377,32 +378,24 @@ fn annotate(branch: &mut Map<String, Value>, title: Option<&str>, description: O
     }
 }
 
+/// The lowering discards when only its verdict is asked for, or once a blocker is recorded,
+/// so it falls back. Every decision is taken from the source node and from which children
+/// admit a value, never from what a built node holds; `lower`'s test check compares both
+/// walks.
+impl Discarding for Lowerer<'_> {
+    #[inline(always)]
+    fn discarding(&self) -> bool {
+        self.discard || !self.blocked.is_empty()
+    }
+}
+
 impl Lowerer<'_> {
     fn loss(&mut self, node: &Node, keyword: &'static str, reason: &'static str) {
         self.losses.push(Loss::new(&node.pointer, keyword, reason));
     }
 
-    /// True when nothing built from now on is sent: only the verdict was asked for, or a
-    /// blocker is recorded, so the lowering falls back. The walk goes on, to name every
-    /// blocker and to make the same decisions, but builds no `Schema` node: every decision
-    /// is taken from the source node and from which children admit a value, never from what
-    /// a built node holds. `lower`'s test check compares both walks.
-    #[inline(always)]
-    fn discarding(&self) -> bool {
-        self.discard || !self.blocked.is_empty()
-    }
-
-    /// Writes `field` into `m`, unless [`Lowerer::discarding`]: then the value is not even
-    /// built.
-    #[inline(always)]
-    fn put(&self, m: &mut Map<String, Value>, field: &str, value: impl FnOnce() -> Value) {
-        if !self.discarding() {
-            m.insert(field.to_owned(), value());
-        }
-    }
-
     /// A `Schema` node of type `t` for `node` ([`typed`]), or an empty one when
-    /// [`Lowerer::discarding`].
+    /// [`Discarding::discarding`].
     fn typed_node(&self, t: JsonType, node: &Node) -> Map<String, Value> {
         if self.discarding() {
             Map::new()
@@ -411,7 +404,7 @@ impl Lowerer<'_> {
         }
     }
 
-    /// [`union_of`] the branches; when [`Lowerer::discarding`], an empty node exactly when
+    /// [`union_of`] the branches; when [`Discarding::discarding`], an empty node exactly when
     /// `union_of` gives one (it gives none only for no branch: a bare `anyOf` spliced in has
     /// at least two).
     fn union_of(&self, branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
