@@ -303,13 +303,42 @@ fn number_of(i: i128) -> Option<Number> {
     u64::try_from(i).ok().map(Number::from)
 }
 
+/// The branches of one node, kept without a list while there is only one: most nodes admit
+/// one type, and a list for each of them was an allocation per node.
+#[derive(Default)]
+enum Branches {
+    #[default]
+    None,
+    One(Map<String, Value>),
+    Many(Vec<Map<String, Value>>),
+}
+
+impl Branches {
+    fn push(&mut self, branch: Map<String, Value>) {
+        *self = match std::mem::take(self) {
+            Branches::None => Branches::One(branch),
+            Branches::One(first) => Branches::Many(vec![first, branch]),
+            Branches::Many(mut all) => {
+                all.push(branch);
+                Branches::Many(all)
+            }
+        };
+    }
+
+    fn is_empty(&self) -> bool {
+        matches!(self, Branches::None)
+    }
+}
+
 /// `anyOf` of the branches, or the one branch itself; branches that are themselves a bare
 /// `anyOf` are spliced in (the same union, one level less).
-fn union_of(mut branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
-    if branches.len() == 1 {
+fn union_of(branches: Branches) -> Option<Map<String, Value>> {
+    let branches = match branches {
+        Branches::None => return None,
         // Already final: a bare `anyOf` built here has at least two branches.
-        return branches.pop();
-    }
+        Branches::One(only) => return Some(only),
+        Branches::Many(all) => all,
+    };
     let mut flat = Vec::with_capacity(branches.len());
     for mut b in branches {
         match bare_union(&mut b) {
@@ -407,7 +436,7 @@ impl Lowerer<'_> {
     /// [`union_of`] the branches; when [`Discarding::discarding`], an empty node exactly when
     /// `union_of` gives one (it gives none only for no branch: a bare `anyOf` spliced in has
     /// at least two).
-    fn union_of(&self, branches: Vec<Map<String, Value>>) -> Option<Map<String, Value>> {
+    fn union_of(&self, branches: Branches) -> Option<Map<String, Value>> {
         if self.discarding() {
             (!branches.is_empty()).then(Map::new)
         } else {
@@ -532,7 +561,7 @@ impl Lowerer<'_> {
                 "sent as `anyOf`: matching more than one alternative is not prevented",
             );
         }
-        let mut branches = Vec::with_capacity(members.len());
+        let mut branches = Branches::None;
         let mut nullable = false;
         for id in members {
             // A branch whose only type is null is exact as `nullable` on another branch when
@@ -572,7 +601,7 @@ impl Lowerer<'_> {
         let literals = node.literals();
         let literals = literals.as_deref();
         let mut literals_exact = true;
-        let mut branches = Vec::new();
+        let mut branches = Branches::None;
         let mut own: Option<Degrade> = None;
         for t in types.iter() {
             let (out, exact) = match t {
@@ -631,7 +660,7 @@ impl Lowerer<'_> {
     fn finish(
         &mut self,
         node: &Node,
-        branches: Vec<Map<String, Value>>,
+        branches: Branches,
         nullable: bool,
         null_keyword: &'static str,
     ) -> Out {
@@ -790,7 +819,7 @@ impl Lowerer<'_> {
         let rules = node.array.as_deref().unwrap_or(&default);
         let min = rules.min_items;
         let mut cap = rules.max_items;
-        let mut positions: Vec<Map<String, Value>> = Vec::new();
+        let mut positions = Branches::None;
         let mut sources = 0usize;
         let prefix_len = rules.prefix_items.len() as u64;
         let mut open_tail = cap.is_none_or(|c| c > prefix_len);
