@@ -68,7 +68,7 @@ pub fn from_str(text: &str) -> serde_json::Result<Skimmed<'_>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let skipped = Cell::new(false);
     let repeated = Cell::new(false);
-    let tree = Cell::new(Tree::new());
+    let tree = Cell::new(Tree::for_text(text.len()));
     let schemas = Cell::new(Vec::new());
     let value = Level {
         at: At::Root,
