@@ -132,12 +132,19 @@ const FLATTEN: Rewrites = Rewrites {
 
 /// The parts of a forced tool, before a wire spells them.
 struct ForcedTool {
-    name: String,
-    description: String,
     input_schema: Value,
     strict: bool,
     mode: Mode,
     losses: Vec<Loss>,
+}
+
+/// The forced tool's name and description, as the wire spells them (only a request's: a
+/// verdict reads neither).
+fn tool_text(schema: &Schema, options: &LowerOptions, max_name: usize) -> (String, String) {
+    let name = closed::wire_name(options, schema, max_name);
+    let description =
+        closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
+    (name, description)
 }
 
 /// The forced tool for `caps` (Claude's or Bedrock's table), or the prompt-mode outcome when
@@ -146,7 +153,6 @@ fn forced_tool(
     schema: &Schema,
     options: &LowerOptions,
     caps: &'static Capabilities,
-    max_name: usize,
     produce: Produce,
 ) -> Result<ForcedTool, Outcome> {
     if options.claude_thinking {
@@ -156,9 +162,6 @@ fn forced_tool(
     }
     let normalized = normalize(schema, FLATTEN);
     closed::object_root(&normalized.schema).map_err(prompt)?;
-    let name = closed::wire_name(options, schema, max_name);
-    let description =
-        closed::wire_description(options, schema).unwrap_or_else(|| DEFAULT_DESCRIPTION.to_owned());
     let from = shared(caps);
     let (input_schema, strict, mode, losses) =
         match batch::strict(schema, from, produce, || strict(&normalized, caps)) {
@@ -169,8 +172,6 @@ fn forced_tool(
             }
         };
     Ok(ForcedTool {
-        name,
-        description,
         input_schema,
         strict,
         mode,
@@ -179,23 +180,27 @@ fn forced_tool(
 }
 
 pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions, produce: Produce) -> Outcome {
-    let t = match forced_tool(schema, options, &CLAUDE, MAX_NAME, produce) {
+    let t = match forced_tool(schema, options, &CLAUDE, produce) {
         Ok(t) => t,
         Err(outcome) => return outcome,
     };
-    let mut tool = Map::new();
-    tool.insert("name".into(), Value::from(t.name.clone()));
-    tool.insert("description".into(), Value::from(t.description));
-    tool.insert("input_schema".into(), t.input_schema);
-    if t.strict {
-        tool.insert("strict".into(), Value::Bool(true));
-    }
+    let wire = produce.request(|| {
+        let (name, description) = tool_text(schema, options, MAX_NAME);
+        let mut tool = Map::new();
+        tool.insert("name".into(), Value::from(name.clone()));
+        tool.insert("description".into(), Value::from(description));
+        tool.insert("input_schema".into(), t.input_schema);
+        if t.strict {
+            tool.insert("strict".into(), Value::Bool(true));
+        }
+        super::object([
+            ("tools", Value::Array(vec![Value::Object(tool)])),
+            ("tool_choice", json!({"type": "tool", "name": name})),
+        ])
+    });
     Outcome {
         mode: t.mode,
-        wire: super::object([
-            ("tools", Value::Array(vec![Value::Object(tool)])),
-            ("tool_choice", json!({"type": "tool", "name": t.name})),
-        ]),
+        wire,
         losses: t.losses,
     }
 }
@@ -204,23 +209,23 @@ pub(crate) fn lower_tool(schema: &Schema, options: &LowerOptions, produce: Produ
 /// and forced by `toolChoice.tool.name`. Bedrock refuses `output_config.format` for recent
 /// Claude models, so there is no native-format variant of this route.
 pub(crate) fn lower_bedrock(schema: &Schema, options: &LowerOptions, produce: Produce) -> Outcome {
-    let t = match forced_tool(schema, options, &BEDROCK, BEDROCK_MAX_NAME, produce) {
+    let t = match forced_tool(schema, options, &BEDROCK, produce) {
         Ok(t) => t,
         Err(outcome) => return outcome,
     };
-    let mut spec = Map::new();
-    spec.insert("name".into(), Value::from(t.name.clone()));
-    spec.insert("description".into(), Value::from(t.description));
-    spec.insert(
-        "inputSchema".into(),
-        super::object([("json", t.input_schema)]),
-    );
-    if t.strict {
-        spec.insert("strict".into(), Value::Bool(true));
-    }
-    Outcome {
-        mode: t.mode,
-        wire: super::object([(
+    let wire = produce.request(|| {
+        let (name, description) = tool_text(schema, options, BEDROCK_MAX_NAME);
+        let mut spec = Map::new();
+        spec.insert("name".into(), Value::from(name.clone()));
+        spec.insert("description".into(), Value::from(description));
+        spec.insert(
+            "inputSchema".into(),
+            super::object([("json", t.input_schema)]),
+        );
+        if t.strict {
+            spec.insert("strict".into(), Value::Bool(true));
+        }
+        super::object([(
             "toolConfig",
             super::object([
                 (
@@ -229,10 +234,14 @@ pub(crate) fn lower_bedrock(schema: &Schema, options: &LowerOptions, produce: Pr
                 ),
                 (
                     "toolChoice",
-                    super::object([("tool", super::object([("name", Value::from(t.name))]))]),
+                    super::object([("tool", super::object([("name", Value::from(name))]))]),
                 ),
             ]),
-        )]),
+        )])
+    });
+    Outcome {
+        mode: t.mode,
+        wire,
         losses: t.losses,
     }
 }
@@ -246,17 +255,18 @@ pub(crate) fn lower_native(schema: &Schema, produce: Produce) -> Outcome {
     match batch::strict(schema, from, produce, || {
         strict(&normalized, &CLAUDE_NATIVE)
     }) {
-        Ok((sent, losses)) => Outcome {
-            mode: super::native_mode(&losses),
-            wire: super::object([(
-                "output_config",
+        Ok((sent, losses)) => Outcome::native(
+            produce.request(|| {
                 super::object([(
-                    "format",
-                    super::object([("type", Value::from("json_schema")), ("schema", sent)]),
-                )]),
-            )]),
+                    "output_config",
+                    super::object([(
+                        "format",
+                        super::object([("type", Value::from("json_schema")), ("schema", sent)]),
+                    )]),
+                )])
+            }),
             losses,
-        },
+        ),
         Err(Degrade(blockers)) => prompt_listing(blockers),
     }
 }

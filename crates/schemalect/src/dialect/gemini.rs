@@ -43,14 +43,14 @@ use serde_json::{json, Value};
 const JSON_MIME: &str = "application/json";
 
 /// A native lowering: the schema in `field`, exact when nothing was lost.
-fn native(field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
-    let mut config = serde_json::Map::new();
-    config.insert("responseMimeType".into(), Value::from(JSON_MIME));
-    config.insert(field.into(), schema);
-    Outcome::native(
-        super::object([("generationConfig", Value::Object(config))]),
-        losses,
-    )
+fn native(produce: Produce, field: &str, schema: Value, losses: Vec<Loss>) -> Outcome {
+    let wire = produce.request(|| {
+        let mut config = serde_json::Map::new();
+        config.insert("responseMimeType".into(), Value::from(JSON_MIME));
+        config.insert(field.into(), schema);
+        super::object([("generationConfig", Value::Object(config))])
+    });
+    Outcome::native(wire, losses)
 }
 
 /// The body both JSON-Schema wires share: `allOf` merged into its parent, then the generic
@@ -77,10 +77,10 @@ fn emit_json_schema(
 /// The fallback: JSON output without a schema. Its decoder language is any JSON value, so it
 /// cannot narrow whatever the schema says; `why` lists every node the schema field could not
 /// carry.
-fn json_only(why: Vec<Loss>) -> Outcome {
+fn json_only(produce: Produce, why: Vec<Loss>) -> Outcome {
     Outcome {
         mode: Mode::Json,
-        wire: json!({ "generationConfig": { "responseMimeType": JSON_MIME } }),
+        wire: produce.request(|| json!({ "generationConfig": { "responseMimeType": JSON_MIME } })),
         losses: why,
     }
 }

@@ -32,7 +32,8 @@ pub use refusal::{contradiction, Contradicted, Contradiction};
 /// verdict does not depend on the request they build walk the schema without building it (the
 /// emitter's discarding walk, and that of Gemini's `responseSchema` lowering, each deciding as
 /// its full walk does). Those that check limits on the request built (OpenAI's and Claude's
-/// strict schemas) still build it. The request of a verdict-only lowering is meaningless and
+/// strict schemas) still build the schema, but none builds the request around it
+/// ([`Produce::request`]): a verdict-only lowering's wire is `null` (`{}` in prompt mode) and
 /// never leaves the crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Produce {
@@ -40,6 +41,18 @@ pub(crate) enum Produce {
     Request,
     /// The mode and losses alone ([`crate::Schema::assess`]).
     Verdict,
+}
+
+impl Produce {
+    /// The request of a lowering, built by `build` only when it is to be sent. A verdict's is
+    /// `null`, never read: the envelope around the schema (the request's maps, the schema's
+    /// name and description) was a twentieth of a `lint` of the shared corpus.
+    pub(crate) fn request(self, build: impl FnOnce() -> Value) -> Value {
+        match self {
+            Produce::Request => build(),
+            Produce::Verdict => Value::Null,
+        }
+    }
 }
 
 /// What a dialect produced: the lowering without its schema handle.

@@ -105,10 +105,13 @@ const DIALECT: JsonDialect = JsonDialect {
 /// cannot be sent.
 pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
     match convert(schema, &CAPABILITIES, produce) {
-        Ok((sent, losses)) => Outcome::native(super::object([("format", sent)]), losses),
+        Ok((sent, losses)) => Outcome::native(
+            produce.request(|| super::object([("format", sent)])),
+            losses,
+        ),
         Err(degrade) => {
             let (mode, wire) = if json_mode_allowed(schema) {
-                (Mode::Json, json!({ "format": "json" }))
+                (Mode::Json, produce.request(|| json!({ "format": "json" })))
             } else {
                 (Mode::Prompt, Value::Object(serde_json::Map::new()))
             };
@@ -127,10 +130,10 @@ pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
 /// sent beside it.
 pub(crate) fn lower_llama_server(schema: &Schema, produce: Produce) -> Outcome {
     match convert(schema, &LLAMA_SERVER, produce) {
-        Ok((sent, losses)) => Outcome::native(llama_server_wire(sent), losses),
+        Ok((sent, losses)) => Outcome::native(produce.request(|| llama_server_wire(sent)), losses),
         Err(degrade) => Outcome {
             mode: Mode::Json,
-            wire: llama_server_wire(any_value()),
+            wire: produce.request(|| llama_server_wire(any_value())),
             losses: degrade.0,
         },
     }

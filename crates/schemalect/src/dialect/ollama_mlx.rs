@@ -93,11 +93,14 @@ pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
         Ok(emitted) => {
             let mut losses = normalized.losses;
             losses.extend(emitted.losses);
-            Outcome::native(super::object([("format", emitted.schema)]), losses)
+            Outcome::native(
+                produce.request(|| super::object([("format", emitted.schema)])),
+                losses,
+            )
         }
         Err(degrade) => {
             let (mode, wire) = if json_mode_allowed(schema) {
-                (Mode::Json, json!({ "format": "json" }))
+                (Mode::Json, produce.request(|| json!({ "format": "json" })))
             } else {
                 (Mode::Prompt, Value::Object(serde_json::Map::new()))
             };

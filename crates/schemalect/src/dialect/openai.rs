@@ -233,31 +233,34 @@ pub(crate) fn lower(
     };
     match attempt {
         Ok((sent, losses)) => {
-            let mut spec = Map::new();
-            spec.insert(
-                "name".into(),
-                Value::from(closed::wire_name(options, schema, MAX_NAME)),
-            );
-            if let Some(d) = closed::wire_description(options, schema) {
-                spec.insert("description".into(), Value::from(d));
-            }
-            spec.insert("schema".into(), sent);
-            spec.insert("strict".into(), Value::Bool(true));
-            let format = if target == Target::OpenAiResponses {
-                // The Responses API spells the same fields flat beside `type`.
-                let mut flat = Map::new();
-                flat.insert("type".into(), Value::from("json_schema"));
-                flat.extend(spec);
-                Value::Object(flat)
-            } else {
-                super::object([
-                    ("type", Value::from("json_schema")),
-                    ("json_schema", Value::Object(spec)),
-                ])
-            };
-            Outcome::native(request(target, options, format), losses)
+            let wire = produce.request(|| {
+                let mut spec = Map::new();
+                spec.insert(
+                    "name".into(),
+                    Value::from(closed::wire_name(options, schema, MAX_NAME)),
+                );
+                if let Some(d) = closed::wire_description(options, schema) {
+                    spec.insert("description".into(), Value::from(d));
+                }
+                spec.insert("schema".into(), sent);
+                spec.insert("strict".into(), Value::Bool(true));
+                let format = if target == Target::OpenAiResponses {
+                    // The Responses API spells the same fields flat beside `type`.
+                    let mut flat = Map::new();
+                    flat.insert("type".into(), Value::from("json_schema"));
+                    flat.extend(spec);
+                    Value::Object(flat)
+                } else {
+                    super::object([
+                        ("type", Value::from("json_schema")),
+                        ("json_schema", Value::Object(spec)),
+                    ])
+                };
+                request(target, options, format)
+            });
+            Outcome::native(wire, losses)
         }
-        Err(Degrade(blockers)) => fallback(schema, target, options, blockers),
+        Err(Degrade(blockers)) => fallback(schema, target, options, blockers, produce),
     }
 }
 
@@ -282,11 +285,12 @@ fn fallback(
     target: Target,
     options: &LowerOptions,
     mut blockers: Vec<Loss>,
+    produce: Produce,
 ) -> Outcome {
     if json_mode_allowed(schema) {
         Outcome {
             mode: Mode::Json,
-            wire: request(target, options, json!({"type": "json_object"})),
+            wire: produce.request(|| request(target, options, json!({"type": "json_object"}))),
             losses: blockers,
         }
     } else {

@@ -183,45 +183,40 @@ fn an_assessment_runs_out_of_work_where_the_lowering_does() {
     assert!(ran_out > 100, "only {ran_out} assessments ran out of work");
 }
 
-/// Where the verdict does not depend on the request, none is built: the emitters' wires and
-/// Gemini's `responseSchema` are empty objects, while the dialects that check limits on what
-/// they send still build it.
+/// A verdict builds no request: its wire is `null` for every target, native or fallen back
+/// (or the `{}` of prompt mode, which sends nothing and allocates nothing), while the request
+/// of the same lowering is the one [`Schema::lower`] sends.
 #[test]
-fn a_verdict_builds_the_request_only_where_it_is_checked() {
-    let v = json!({
-        "type": "object",
-        "properties": {"a": {"type": "string", "description": "the a"}},
-        "required": ["a"],
-        "additionalProperties": false
-    });
-    let schema = parse(Subset::Adr126, &v, Limits::default());
-    let o = LowerOptions::default();
-    let sent = |t: Target, produce: Produce| dialect::lower(&schema, t, &o, produce).wire;
-    assert_eq!(
-        sent(Target::Ollama, Produce::Verdict),
-        json!({"format": {}})
-    );
-    assert_eq!(
-        sent(Target::Ollama, Produce::Request),
-        schema.lower(Target::Ollama, &o).wire().clone()
-    );
-    assert_eq!(
-        sent(Target::GeminiJson, Produce::Verdict),
-        json!({"generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": {}}})
-    );
-    for t in [Target::Gemini, Target::VertexGemini] {
-        assert_eq!(
-            sent(t, Produce::Verdict),
-            json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": {}}}),
-            "{t}"
-        );
-        assert_eq!(
-            sent(t, Produce::Request),
-            schema.lower(t, &o).wire().clone(),
-            "{t}"
-        );
-    }
-    for t in [Target::OpenAi, Target::ClaudeNative] {
-        assert_eq!(sent(t, Produce::Verdict), sent(t, Produce::Request), "{t}");
+fn a_verdict_builds_no_request() {
+    let schemas = [
+        // Native everywhere.
+        json!({
+            "type": "object",
+            "properties": {"a": {"type": "string", "description": "the a"}},
+            "required": ["a"],
+            "additionalProperties": false
+        }),
+        // Open: strict routes fall back to JSON mode.
+        json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
+        // Not an object: no JSON mode either, and no forced tool.
+        json!({"type": "array", "items": {"type": "string"}}),
+    ];
+    let base = LowerOptions::default();
+    for v in schemas {
+        let schema = parse(Subset::Adr126, &v, Limits::default());
+        for o in [base.clone(), base.clone().with_claude_thinking(true)] {
+            for t in Target::ALL {
+                let sent = |produce| dialect::lower(&schema, t, &o, produce).wire;
+                let verdict = sent(Produce::Verdict);
+                let prompt = schema.lower(t, &o).mode() == Mode::Prompt;
+                let nothing = if prompt { json!({}) } else { Value::Null };
+                assert_eq!(verdict, nothing, "{t} {v}");
+                assert_eq!(
+                    &sent(Produce::Request),
+                    schema.lower(t, &o).wire(),
+                    "{t} {v}"
+                );
+            }
+        }
     }
 }

@@ -91,14 +91,14 @@ const DIALECT: JsonDialect = JsonDialect {
 pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
     match super::emit_json_schema(schema, DIALECT, produce) {
         Ok((sent, losses)) => {
-            let mut entry = Map::new();
-            entry.insert("type".into(), Value::from("text"));
-            entry.insert("mime_type".into(), Value::from(super::JSON_MIME));
-            entry.insert("schema".into(), sent);
-            Outcome::native(
-                crate::dialect::object([("response_format", Value::Object(entry))]),
-                losses,
-            )
+            let wire = produce.request(|| {
+                let mut entry = Map::new();
+                entry.insert("type".into(), Value::from("text"));
+                entry.insert("mime_type".into(), Value::from(super::JSON_MIME));
+                entry.insert("schema".into(), sent);
+                crate::dialect::object([("response_format", Value::Object(entry))])
+            });
+            Outcome::native(wire, losses)
         }
         Err(why) => prompt(why),
     }

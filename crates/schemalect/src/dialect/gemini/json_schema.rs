@@ -96,8 +96,8 @@ const FIELD: &str = "responseJsonSchema";
 
 pub(crate) fn lower(schema: &Schema, produce: Produce) -> Outcome {
     match emit_json_schema(schema, DIALECT, produce) {
-        Ok((sent, losses)) => native(FIELD, sent, losses),
-        Err(why) => json_only(why),
+        Ok((sent, losses)) => native(produce, FIELD, sent, losses),
+        Err(why) => json_only(produce, why),
     }
 }
 

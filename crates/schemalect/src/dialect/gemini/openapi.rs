@@ -168,22 +168,22 @@ const MAX_DEPTH: usize = 512;
 /// `hidden`: source pointers of open objects that references hide (see `dialect::declared`),
 /// computed on the schema as written, before references were written out in place.
 ///
-/// For [`Produce::Verdict`] the walk builds no `Schema` nodes ([`Discarding::discarding`]): the
-/// `responseSchema` of the outcome is then `{}`, its mode and losses those of the request.
+/// For [`Produce::Verdict`] the walk builds no `Schema` nodes ([`Discarding::discarding`]) and
+/// no request ([`Produce::request`]); its mode and losses are those of the request.
 pub(crate) fn lower(
     schema: &Schema,
     _options: &LowerOptions,
     hidden: &HashSet<Pointer>,
     produce: Produce,
 ) -> Outcome {
-    let outcome = walk(schema, hidden, produce == Produce::Verdict);
+    let outcome = walk(schema, hidden, produce);
     #[cfg(test)]
     tests::check_discarding_walk(schema, hidden, produce, &outcome);
     outcome
 }
 
-/// The lowering; with `discard`, one whose `responseSchema` is not used, built as `{}`.
-fn walk(schema: &Schema, hidden: &HashSet<Pointer>, discard: bool) -> Outcome {
+/// The lowering; for a verdict, one that builds no request.
+fn walk(schema: &Schema, hidden: &HashSet<Pointer>, produce: Produce) -> Outcome {
     let normalized = normalize(
         schema,
         Rewrites {
@@ -199,18 +199,21 @@ fn walk(schema: &Schema, hidden: &HashSet<Pointer>, discard: bool) -> Outcome {
         hidden,
         blocked: Blockers::default(),
         stopped: false,
-        discard,
+        discard: produce == Produce::Verdict,
     };
     let root = normalized.schema.root();
     match l.child(root, 0) {
-        Ok(_) if !l.blocked.is_empty() => json_only(l.blocked.into_list()),
-        Ok(Out::Node(node)) => native(FIELD, Value::Object(node), l.losses),
-        Ok(Out::Nothing) => json_only(vec![Loss::new(
-            &normalized.schema.node(root).pointer,
-            "",
-            "the schema admits no value; nothing native is sent",
-        )]),
-        Err(degrade) => json_only(degrade.0),
+        Ok(_) if !l.blocked.is_empty() => json_only(produce, l.blocked.into_list()),
+        Ok(Out::Node(node)) => native(produce, FIELD, Value::Object(node), l.losses),
+        Ok(Out::Nothing) => json_only(
+            produce,
+            vec![Loss::new(
+                &normalized.schema.node(root).pointer,
+                "",
+                "the schema admits no value; nothing native is sent",
+            )],
+        ),
+        Err(degrade) => json_only(produce, degrade.0),
     }
 }
 

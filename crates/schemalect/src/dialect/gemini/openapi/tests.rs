@@ -15,7 +15,14 @@ pub(super) fn check_discarding_walk(
     produce: Produce,
     outcome: &Outcome,
 ) {
-    let other = super::walk(schema, hidden, produce == Produce::Request);
+    let other = super::walk(
+        schema,
+        hidden,
+        match produce {
+            Produce::Request => Produce::Verdict,
+            Produce::Verdict => Produce::Request,
+        },
+    );
     assert_eq!(other.mode, outcome.mode, "{produce:?}: {:?}", outcome.wire);
     assert_eq!(
         other.losses, outcome.losses,
