@@ -174,19 +174,61 @@ pub(crate) fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<Type
         }
         out
     }
-    /// True when `a` has literals (`const`, `enum`) and `b`'s `type` admits none of them. The
-    /// type sets cannot say it: the literal 2.5 gives "number", whose meet with "integer" is
-    /// "integer", although 2.5 is none (seed 1300, extended).
+    /// True when `a` has literals (`const`, `enum`) and `b` admits none of them by its `type`
+    /// or its own bounds ([`beyond_bounds`]). The type sets cannot say it: the literal 2.5
+    /// gives "number", whose meet with "integer" is "integer", although 2.5 is none (seed
+    /// 1300, extended); and `"s"` gives "string", which a `minLength` of 2 leaves, although
+    /// `"s"` is shorter (seed 47, extended: llguidance refuses such a wire as unsatisfiable).
     fn literals_outside(a: &Node, b: &Node) -> bool {
-        let Some(types) = b.types else {
-            return false;
-        };
+        let outside =
+            |v: &Value| b.types.is_some_and(|t| !t.admits_value(v)) || beyond_bounds(v, b);
         if let Some(c) = a.constant.as_deref() {
-            return !types.admits_value(c);
+            return outside(c);
         }
         a.enumeration
             .as_deref()
-            .is_some_and(|e| !e.values.iter().any(|v| types.admits_value(v)))
+            .is_some_and(|e| e.values.iter().all(outside))
+    }
+    /// True when `v` breaks one of `node`'s own bounds for its type: a string's length (in code
+    /// points, as `minLength` counts), a number's bounds, an array's length. Only what is
+    /// certain: `multipleOf`, `pattern` and the rest are not read, so a literal they would
+    /// refuse still counts as admitted (wider, never narrower).
+    fn beyond_bounds(v: &Value, node: &Node) -> bool {
+        let outside = |len: usize, lo: Option<u64>, hi: Option<u64>| {
+            let len = len as u64;
+            lo.is_some_and(|lo| len < lo) || hi.is_some_and(|hi| len > hi)
+        };
+        match v {
+            Value::String(s) => node
+                .string
+                .as_deref()
+                .is_some_and(|r| outside(s.chars().count(), r.min_length, r.max_length)),
+            Value::Array(items) => node
+                .array
+                .as_deref()
+                .is_some_and(|r| outside(items.len(), r.min_items, r.max_items)),
+            Value::Number(n) => node.number.as_deref().is_some_and(|r| {
+                use std::cmp::Ordering::{Equal, Greater, Less};
+                let below = r
+                    .lower
+                    .as_ref()
+                    .is_some_and(|lo| match cmp_numbers(n, &lo.value) {
+                        Some(Less) => true,
+                        Some(Equal) => lo.exclusive,
+                        _ => false,
+                    });
+                let above = r
+                    .upper
+                    .as_ref()
+                    .is_some_and(|hi| match cmp_numbers(n, &hi.value) {
+                        Some(Greater) => true,
+                        Some(Equal) => hi.exclusive,
+                        _ => false,
+                    });
+                below || above
+            }),
+            _ => false,
+        }
     }
     /// True when no multiple of `multipleOf` lies within the bounds. A multiple of an integer
     /// is an integer, so each bound is first moved inward to the nearest integer it admits
@@ -290,10 +332,17 @@ pub(crate) fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<Type
     // What each node's own bounds rule out, and the types its own `type`, `enum` and `const`
     // leave besides: the sets start there.
     let mut ruled_out: Vec<TypeSet> = nodes.iter().map(contradicted).collect();
+    // A node whose every literal breaks its own bounds admits nothing.
     let local: Vec<TypeSet> = nodes
         .iter()
         .zip(&ruled_out)
-        .map(|(node, out)| node.local_types().without_all(*out))
+        .map(|(node, out)| {
+            if literals_outside(node, node) {
+                TypeSet::EMPTY
+            } else {
+                node.local_types().without_all(*out)
+            }
+        })
         .collect();
     // The types a member `name` may have under `o`, by its declared schema or the rule for
     // undeclared names, as far as `admitted` knows them so far (sets only shrink, so a set
@@ -1171,6 +1220,47 @@ mod tests {
         let array = TypeSet::of(JsonType::Array);
         let object = TypeSet::of(JsonType::Object);
         let cases = [
+            // Literals that break the bounds beside them: of the node itself, or of a union
+            // and its branch either way (seed 47, extended: an unsatisfiable wire that
+            // llguidance refuses). Only all of them failing rules the node out.
+            (
+                json!({"type": "string", "minLength": 2, "const": "s"}),
+                none,
+            ),
+            (
+                json!({"type": "string", "minLength": 2, "enum": ["s", "abc"]}),
+                TypeSet::of(JsonType::String),
+            ),
+            (
+                json!({"type": "string", "minLength": 2, "anyOf": [{"const": "s"}]}),
+                none,
+            ),
+            (
+                json!({"const": "s", "anyOf": [{"type": "string", "maxLength": 0}]}),
+                none,
+            ),
+            (
+                json!({"minLength": 2, "anyOf": [{"const": "s"}, {"type": "integer"}]}),
+                TypeSet::of(JsonType::Integer),
+            ),
+            (
+                json!({"type": "integer", "exclusiveMinimum": 1, "const": 1}),
+                none,
+            ),
+            (
+                json!({"type": "integer", "minimum": 3, "anyOf": [{"enum": [1, 2.0]}]}),
+                none,
+            ),
+            (
+                json!({"type": "number", "maximum": 1.5, "enum": [1.5, 7]}),
+                TypeSet::of(JsonType::Number),
+            ),
+            (json!({"minItems": 2, "const": [1]}), none),
+            // `multipleOf` and `pattern` are not read: wider, never narrower.
+            (
+                json!({"type": "integer", "multipleOf": 2, "const": 3}),
+                TypeSet::of(JsonType::Integer),
+            ),
             // Contradictory bounds of the node itself.
             (
                 json!({"type": ["string", "array"], "minItems": 2, "maxItems": 1}),

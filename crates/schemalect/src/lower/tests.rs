@@ -220,3 +220,26 @@ fn a_verdict_builds_no_request() {
         }
     }
 }
+
+/// Literals that break the bounds beside them (of their own node, or across a union and its
+/// node) leave no value, so no target sends a schema (seed 47, extended: `gemini-json` kept
+/// `minLength: 2` beside `anyOf: [{"enum": ["s"]}]`, a wire llguidance refuses as
+/// unsatisfiable).
+#[test]
+fn literals_outside_the_bounds_beside_them_send_no_schema() {
+    let schemas = [
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/sh~1ared"}}, "required": ["a"],
+               "$defs": {"sh/ared": {"type": "string", "minLength": 2,
+                                     "anyOf": [{"type": "string", "const": "s", "not": {"type": "string"}}]}}}),
+        json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 2, "anyOf": [{"const": "s"}]}}, "required": ["a"]}),
+        json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 2, "const": "s"}}, "required": ["a"]}),
+        json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 3, "anyOf": [{"enum": [1, 2]}]}}, "required": ["a"]}),
+    ];
+    for v in schemas {
+        let schema = parse(Subset::Extended, &v, Limits::default());
+        for t in Target::ALL {
+            let l = schema.lower(t, &LowerOptions::default());
+            assert!(l.mode() >= Mode::Json, "{t} {v}: {:?}", l.wire());
+        }
+    }
+}
