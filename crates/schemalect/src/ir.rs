@@ -209,23 +209,16 @@ pub(crate) fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<Type
                 .is_some_and(|r| outside(items.len(), r.min_items, r.max_items)),
             Value::Number(n) => node.number.as_deref().is_some_and(|r| {
                 use std::cmp::Ordering::{Equal, Greater, Less};
-                let below = r
-                    .lower
-                    .as_ref()
-                    .is_some_and(|lo| match cmp_numbers(n, &lo.value) {
-                        Some(Less) => true,
-                        Some(Equal) => lo.exclusive,
-                        _ => false,
-                    });
-                let above = r
-                    .upper
-                    .as_ref()
-                    .is_some_and(|hi| match cmp_numbers(n, &hi.value) {
-                        Some(Greater) => true,
-                        Some(Equal) => hi.exclusive,
-                        _ => false,
-                    });
-                below || above
+                // On the far side of a bound, or on an exclusive one.
+                let past = |bound: &Option<Bound>, far| {
+                    bound
+                        .as_ref()
+                        .is_some_and(|b| match cmp_numbers(n, &b.value) {
+                            Some(Equal) => b.exclusive,
+                            order => order == Some(far),
+                        })
+                };
+                past(&r.lower, Less) || past(&r.upper, Greater)
             }),
             _ => false,
         }
