@@ -10,7 +10,7 @@
 
 use crate::pattern::Pattern;
 use crate::pointer::Pointer;
-use crate::value::{cmp_numbers, json_eq, json_hash, JsonType, TypeSet};
+use crate::value::{cmp_numbers, code_points, json_eq, json_hash, JsonType, TypeSet};
 use serde_json::{Number, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -189,10 +189,11 @@ pub(crate) fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<Type
             .as_deref()
             .is_some_and(|e| e.values.iter().all(outside))
     }
-    /// True when `v` breaks one of `node`'s own bounds for its type: a string's length (in code
-    /// points, as `minLength` counts), a number's bounds, an array's length. Only what is
-    /// certain: `multipleOf`, `pattern` and the rest are not read, so a literal they would
-    /// refuse still counts as admitted (wider, never narrower).
+    /// True when `v` breaks one of `node`'s own bounds for its type, as the validator decides
+    /// them: a string's length ([`code_points`], as `minLength` counts), a number's bounds
+    /// ([`Bound::admits`]), an array's length. Only these: `multipleOf`, `pattern` and the rest
+    /// are not read, so a literal they would refuse still counts as admitted (wider, never
+    /// narrower).
     fn beyond_bounds(v: &Value, node: &Node) -> bool {
         let outside = |len: usize, lo: Option<u64>, hi: Option<u64>| {
             let len = len as u64;
@@ -202,23 +203,17 @@ pub(crate) fn admitted_types(nodes: &[Node], closed_is_closed: bool) -> Vec<Type
             Value::String(s) => node
                 .string
                 .as_deref()
-                .is_some_and(|r| outside(s.chars().count(), r.min_length, r.max_length)),
+                .is_some_and(|r| outside(code_points(s), r.min_length, r.max_length)),
             Value::Array(items) => node
                 .array
                 .as_deref()
                 .is_some_and(|r| outside(items.len(), r.min_items, r.max_items)),
             Value::Number(n) => node.number.as_deref().is_some_and(|r| {
-                use std::cmp::Ordering::{Equal, Greater, Less};
-                // On the far side of a bound, or on an exclusive one.
-                let past = |bound: &Option<Bound>, far| {
-                    bound
-                        .as_ref()
-                        .is_some_and(|b| match cmp_numbers(n, &b.value) {
-                            Some(Equal) => b.exclusive,
-                            order => order == Some(far),
-                        })
+                use std::cmp::Ordering::{Greater, Less};
+                let breaks = |bound: &Option<Bound>, inside| {
+                    bound.as_ref().is_some_and(|b| !b.admits(n, inside))
                 };
-                past(&r.lower, Less) || past(&r.upper, Greater)
+                breaks(&r.lower, Greater) || breaks(&r.upper, Less)
             }),
             _ => false,
         }
