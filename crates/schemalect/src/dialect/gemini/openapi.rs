@@ -952,7 +952,7 @@ impl Lowerer<'_> {
         if let Some(blocked) = unsafe_to_close {
             return Err(blocked);
         }
-        let sent = kept.iter().filter(|k| **k).count();
+        let sent = kept.iter().filter(|k| **k).count() as u64;
         if sent == 0 {
             return Err(degrade(node, "properties", "no declared property admits a value, so only the empty object is valid, and an OBJECT without properties is refused by the provider"));
         }
@@ -964,7 +964,6 @@ impl Lowerer<'_> {
                 None => self.loss(node, "required", "names a property that `properties` does not declare; not sent (the provider closes objects to their declared properties)"),
             }
         }
-        let sent = sent as u64;
         let mut m = self.typed_node(JsonType::Object, node);
         if !self.discarding() {
             let ordering = properties.keys().map(|k| Value::from(k.as_str())).collect();
