@@ -2144,6 +2144,61 @@ const KEYS: &[&str] = &[
     "",
 ];
 
+/// [`KEYS`] and the keywords only the `full` subset reads, in every draft's spelling.
+const FULL_KEYS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "pattern",
+    "minLength",
+    "minimum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "items",
+    "prefixItems",
+    "maxItems",
+    "uniqueItems",
+    "properties",
+    "required",
+    "additionalProperties",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "$ref",
+    "$defs",
+    "definitions",
+    "default",
+    "format",
+    "additionalItems",
+    "$id",
+    "id",
+    "$schema",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "a",
+    "",
+];
+
 fn arb_scalar() -> impl Strategy<Value = Value> {
     prop_oneof![
         Just(Value::Null),
@@ -2168,6 +2223,14 @@ fn arb_scalar() -> impl Strategy<Value = Value> {
             Just("(a+)+$"),
             Just("[\\d-]"),
             Just("\\p{L}"),
+            Just("http://json-schema.org/draft-04/schema#"),
+            Just("http://json-schema.org/draft-07/schema#"),
+            Just("https://json-schema.org/draft/2019-09/schema"),
+            Just("https://json-schema.org/draft/2020-12/schema"),
+            Just("#a"),
+            Just("a"),
+            Just("http://example.com/root.json"),
+            Just("urn:example:a"),
         ]
         .prop_map(|s| json!(s)),
         "\\PC{0,8}".prop_map(Value::String),
@@ -2175,10 +2238,15 @@ fn arb_scalar() -> impl Strategy<Value = Value> {
 }
 
 fn arb_json() -> impl Strategy<Value = Value> {
-    arb_scalar().prop_recursive(6, 48, 6, |inner| {
+    arb_json_of(KEYS)
+}
+
+/// Arbitrary JSON whose objects take their member names from `keys`.
+fn arb_json_of(keys: &'static [&'static str]) -> impl Strategy<Value = Value> {
+    arb_scalar().prop_recursive(6, 48, 6, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|kv| {
+            prop::collection::vec((prop::sample::select(keys), inner), 0..6).prop_map(|kv| {
                 Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
             }),
         ]
@@ -2228,13 +2296,18 @@ fn arb_any() -> impl Strategy<Value = Value> {
 /// Every entry point on one schema document and one instance; only the absence of panics,
 /// and the agreement of entry points that must agree, is asserted.
 fn exercise(schema: &Value, instance: &Value) {
+    exercise_in(&both_subsets(), schema, instance);
+}
+
+/// [`exercise`] with the given parse options.
+fn exercise_in(subsets: &[ParseOptions], schema: &Value, instance: &Value) {
     let text = serde_json::to_string(schema).expect("serialises");
     let tight = Limits::default()
         .with_max_depth(4)
         .with_max_nodes(6)
         .with_max_enum_values(4)
         .with_max_pattern_len(12);
-    for options in both_subsets() {
+    for options in subsets.iter().cloned() {
         let from_text = Schema::from_json_str(&text, &options);
         let parsed = Schema::parse_with(schema, &options);
         match (&from_text, &parsed) {
@@ -2307,9 +2380,20 @@ proptest! {
         exercise(&schema, &instance);
     }
 
+    /// The `full` subset reads any JSON Schema of any draft, so its generator names every
+    /// keyword it knows and the drafts' meta-schema URIs.
+    #[test]
+    fn arbitrary_json_never_panics_in_full(
+        schema in arb_json_of(FULL_KEYS),
+        instance in arb_json_of(FULL_KEYS),
+    ) {
+        exercise_in(&[ParseOptions::default().with_subset(Subset::Full)], &schema, &instance);
+    }
+
     #[test]
     fn arbitrary_schema_text_never_panics(text in "\\PC{0,64}") {
-        for options in both_subsets() {
+        let full = ParseOptions::default().with_subset(Subset::Full);
+        for options in both_subsets().into_iter().chain([full]) {
             if let Ok(s) = Schema::from_json_str(&text, &options) {
                 lower_everywhere(&s);
             }
