@@ -284,6 +284,19 @@ pub fn check_lowering_with(
     if let Err(e) = blockers_once_per_node(lowering) {
         return fail(&e, None, None);
     }
+    if let Some(schema) = engines::native_schema(target, wire) {
+        let problems = oracle::read_alike_problems(schema);
+        if !problems.is_empty() {
+            return fail(
+                &format!(
+                    "the wire reads otherwise by the specification: {}",
+                    problems.join("; ")
+                ),
+                None,
+                None,
+            );
+        }
+    }
     let mut checked = Checked {
         native: lang.is_native(),
         ..Checked::default()

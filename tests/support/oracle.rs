@@ -1379,8 +1379,10 @@ pub fn hint_schemas(target: Target, wire: &Value) -> Vec<Value> {
 }
 
 /// A copy of `s` without `$schema` and `$id` in schema positions, so the `jsonschema` crate
-/// reads every node as 2020-12 (it would otherwise switch drafts on a `$schema`, or resolve
-/// `$id`s as base URIs; the subset has no `$ref`, so `$id` changes no verdict).
+/// reads every node as 2020-12 and every `$ref` as a pointer from the root, as the engines
+/// modelled here do (it would otherwise switch drafts on a `$schema`, or resolve `$id`s as
+/// base URIs). That a reader following the specification reads the wire alike is checked
+/// apart, by [`read_alike_problems`].
 pub fn strip_dialect_keywords(s: &Value) -> Value {
     let Value::Object(n) = s else {
         return s.clone();
@@ -1392,6 +1394,57 @@ pub fn strip_dialect_keywords(s: &Value) -> Value {
     out.remove("$schema");
     out.remove("$id");
     Value::Object(out)
+}
+
+/// Why a wire's JSON Schema would read differently to a reader that follows the specification
+/// than to this oracle, which resolves every `$ref` as a pointer from the wire's root and reads
+/// every node as 2020-12 ([`strip_dialect_keywords`]): an `$id` below the root (it moves the
+/// base URI the `$ref`s beneath it resolve against), a `$schema` below the root or naming
+/// another draft than 2020-12 (its reader would switch meaning: 2019-09's `items` applies to
+/// every item), or a `$ref` that is not a JSON Pointer reaching a node of the wire.
+pub fn read_alike_problems(schema: &Value) -> Vec<String> {
+    fn walk(root: &Value, at: &Value, path: &str, problems: &mut Vec<String>) {
+        let Value::Object(n) = at else { return };
+        if !path.is_empty() {
+            for k in ["$id", "$schema"] {
+                if n.contains_key(k) {
+                    problems.push(format!("{path}: `{k}` below the root"));
+                }
+            }
+        } else if let Some(s) = n.get("$schema") {
+            let draft = s.as_str().map(|s| s.trim_end_matches('#'));
+            if draft != Some("https://json-schema.org/draft/2020-12/schema") {
+                problems.push(format!(
+                    "`$schema` {s} is not 2020-12's, which the wire speaks"
+                ));
+            }
+        }
+        if let Some(r) = n.get("$ref") {
+            let reached = r
+                .as_str()
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|p| root.pointer(p));
+            if reached.is_none() {
+                problems.push(format!("{path}: `$ref` {r} reaches no node from the root"));
+            }
+        }
+        for (k, v) in n {
+            if SCHEMA_VALUED.contains(&k.as_str()) {
+                walk(root, v, &format!("{path}/{k}"), problems);
+            } else if let (true, Value::Array(list)) = (SCHEMA_LISTS.contains(&k.as_str()), v) {
+                for (i, sub) in list.iter().enumerate() {
+                    walk(root, sub, &format!("{path}/{k}/{i}"), problems);
+                }
+            } else if let (true, Value::Object(map)) = (SCHEMA_MAPS.contains(&k.as_str()), v) {
+                for (name, sub) in map {
+                    walk(root, sub, &format!("{path}/{k}/{name}"), problems);
+                }
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    walk(schema, schema, "", &mut problems);
+    problems
 }
 
 /// Compiles a JSON Schema with the `jsonschema` crate as a 2020-12 document with format

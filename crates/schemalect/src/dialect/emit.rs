@@ -9,7 +9,7 @@
 
 use super::caps::{Capabilities, Partial, PatternRule, Rewrite, Support, ValueKinds};
 use super::Produce;
-use crate::ir::{Additional, Node, NodeId, ObjectRules, Prehashed, RequiredNames};
+use crate::ir::{Additional, Draft, Node, NodeId, ObjectRules, Prehashed, RequiredNames};
 use crate::keywords::{self, Role};
 use crate::loss::Loss;
 use crate::pointer::Pointer;
@@ -451,7 +451,7 @@ impl Emitter<'_> {
                 "the schema expands past the emission limit once shared definitions are written out in place",
             ));
         }
-        self.annotations(node, &mut out)?;
+        self.annotations(node, depth == 0, &mut out)?;
 
         let admitted = self.schema.admitted(id);
         if admitted.is_empty() {
@@ -559,15 +559,32 @@ impl Emitter<'_> {
         Ok(out)
     }
 
-    fn annotations(&mut self, node: &Node, out: &mut Map<String, Value>) -> Result<(), Degrade> {
+    /// Writes a node's annotations; `root` is the wire's root node, the one place `$schema`
+    /// and `$id` are written. The wire is JSON Schema 2020-12 with every `$ref` a pointer
+    /// from its root: a nested `$id` would move the base those pointers resolve against (a
+    /// reader that follows the specification then finds nothing at `#/$defs/…`), and another
+    /// draft's `$schema` would have such a reader misread it (2019-09's `items` applies to
+    /// every item, blind to `prefixItems`). Neither carries a constraint.
+    fn annotations(
+        &mut self,
+        node: &Node,
+        root: bool,
+        out: &mut Map<String, Value>,
+    ) -> Result<(), Degrade> {
         let Some(a) = &node.annotations else {
             return Ok(());
         };
-        if let Some(s) = &a.schema {
-            self.plain(node, "$schema", || Value::from(&**s), out)?;
-        }
-        if let Some(s) = &a.id {
-            self.plain(node, "$id", || Value::from(&**s), out)?;
+        if root {
+            let this_draft = a
+                .schema
+                .as_deref()
+                .filter(|s| Draft::from_meta_schema(s) == Some(Draft::Draft2020_12));
+            if let Some(s) = this_draft {
+                self.plain(node, "$schema", || Value::from(s), out)?;
+            }
+            if let Some(s) = &a.id {
+                self.plain(node, "$id", || Value::from(&**s), out)?;
+            }
         }
         if let Some(s) = &a.title {
             self.plain(node, "title", || Value::from(&**s), out)?;
