@@ -22,7 +22,10 @@
 //!
 //! `lift(encode(x)) == x` for every source-valid `x` in the declared fragment, except that with
 //! `null_means_absent` an explicit `null` on an optional nullable property lifts to absence:
-//! there `lift(encode(x))` is `x` without those members (and equals `x` when it has none).
+//! there `lift(encode(x))` is `x` without those members (and equals `x` when it has none); and
+//! that a value equal to an `enum` or `const` literal part of which is sent as JSON text is
+//! sent written as the literal is, integral numbers as integers, so it comes back equal as
+//! JSON Schema compares values (`[0.0]` as `[0]`).
 //! Where the source compares values whole (under `enum`, `const` or `uniqueItems`) that would
 //! change a valid value into an invalid one, so there the wrapper is sent as without
 //! `null_means_absent`.
@@ -153,6 +156,40 @@ fn copied(v: &Value, at: &Pointer) -> Result<Value, LensError> {
     }
 }
 
+/// `x` with every integral float written as an integer (`0.0` as `0`, `-0.0` as `0`), when
+/// it holds one: the same value as JSON Schema compares values, written the one way a
+/// literal's JSON text is. A float beyond the `i64` range stays as it is. `x` is no deeper than
+/// [`MAX_DEPTH`] (`encode` checked it).
+pub(crate) fn integers_written(x: &Value) -> Option<Value> {
+    match x {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64()?;
+            // Integral and inside the `i64` range, so the cast is exact.
+            let fits = f.fract() == 0.0 && f.abs() < 9.0e18;
+            fits.then(|| Value::from(f as i64))
+        }
+        Value::Array(items) => {
+            let written: Vec<Option<Value>> = items.iter().map(integers_written).collect();
+            written.iter().any(Option::is_some).then(|| {
+                let pairs = items.iter().zip(written);
+                Value::Array(pairs.map(|(v, w)| w.unwrap_or_else(|| v.clone())).collect())
+            })
+        }
+        Value::Object(map) => {
+            let written: Vec<Option<Value>> = map.values().map(integers_written).collect();
+            written.iter().any(Option::is_some).then(|| {
+                let pairs = map.iter().zip(written);
+                Value::Object(
+                    pairs
+                        .map(|((k, v), w)| (k.clone(), w.unwrap_or_else(|| v.clone())))
+                        .collect(),
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
 fn err(at: &Pointer, message: impl Into<String>) -> LensError {
     LensError {
         pointer: at.clone(),
@@ -188,6 +225,16 @@ impl Lens {
         match sides.wire.validate(&encoded) {
             Ok(()) => Ok(encoded),
             Err(errors) => {
+                // A literal sent as JSON text is written with its integral numbers as
+                // integers (`reshape`'s `encode_literals`): a value equal to it that writes
+                // one as `0.0` is sent written the same way, and comes back as `0`.
+                if let Some(same) = integers_written(x) {
+                    if let Ok(e) = self.encode(&same, sides) {
+                        if sides.wire.is_valid(&e) {
+                            return Ok(e);
+                        }
+                    }
+                }
                 let first = errors.errors.first();
                 Err(err(
                     &Pointer::root(),

@@ -442,13 +442,21 @@ impl Reshaper<'_> {
     /// `enum` and `const` speak of source values; on the wire they must speak of encoded ones,
     /// so each literal goes through the node's lens (exact). One that does not encode is
     /// dropped with the rest of its keyword (a loss), never kept stale: a stale literal narrows.
+    /// A literal is encoded with its integral numbers written as integers
+    /// ([`super::integers_written`]): where part of it is sent as JSON text, `0` and `0.0`
+    /// are different strings, and `Lens::encode_for_wire` writes a value equal to the literal
+    /// the same way.
     fn encode_literals(&mut self, node: &mut Node, lens: &Lens) {
         let sides = Sides {
             source: self.source,
             wire: self.source,
         };
+        let encode = |v: &Value| match super::integers_written(v) {
+            Some(same) => lens.encode(&same, sides),
+            None => lens.encode(v, sides),
+        };
         if let Some(c) = node.constant.take() {
-            match lens.encode(&c, sides) {
+            match encode(&c) {
                 Ok(v) => node.constant = Some(Arc::new(v)),
                 Err(_) => self.losses.push(Loss::new(
                     &node.pointer,
@@ -458,8 +466,22 @@ impl Reshaper<'_> {
             }
         }
         if let Some(e) = node.enumeration.take() {
-            let encoded: Result<Vec<Value>, _> =
-                e.values.iter().map(|v| lens.encode(v, sides)).collect();
+            let encoded: Result<Vec<Value>, _> = e.values.iter().map(encode).collect();
+            // `[1]` and `[1.0]`, two literals as written, are one once written alike.
+            let rewritten = e
+                .values
+                .iter()
+                .any(|v| super::integers_written(v).is_some());
+            let encoded = encoded.map(|values| match rewritten {
+                true => {
+                    let mut seen = std::collections::HashSet::new();
+                    values
+                        .into_iter()
+                        .filter(|v| seen.insert(v.to_string()))
+                        .collect()
+                }
+                false => values,
+            });
             match encoded {
                 Ok(values) => node.enumeration = Some(Arc::new(Enumeration::new(values))),
                 Err(_) => self.losses.push(Loss::new(

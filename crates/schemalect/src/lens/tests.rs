@@ -312,6 +312,41 @@ fn arrays_of_anything_send_json_text_items() {
     assert_eq!(w[0], json!({"xs": [1, "{\"a\":[true]}", "\"s\""]}));
 }
 
+/// A literal's items sent as JSON text are written with integral numbers as integers, and so
+/// is a value equal to it that writes one as a float: `[0.0]` is the literal `[0]` (JSON
+/// Schema equality), and its text `"0.0"` would not be the literal's `"0"` (the official
+/// suite's `enum.json`, "enum with [0] does not match [false]", through the harness).
+#[test]
+fn literals_sent_as_json_text_match_their_equal_values() {
+    for (literal, value, sent) in [
+        (json!([0]), json!([0.0]), json!(["0"])),
+        (json!([1.0]), json!([1]), json!(["1"])),
+        (json!([1.0]), json!([1.0]), json!(["1"])),
+        (json!([2.5]), json!([2.5]), json!(["2.5"])),
+    ] {
+        let s = Schema::parse_with(
+            &json!({"type": "array", "enum": [literal.clone(), [1], [1.0]]}),
+            &crate::ParseOptions::default().with_subset(crate::Subset::Full),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let r = reshape(&s, STRICT);
+        let sides = r.sides();
+        let w = r
+            .lens
+            .encode_for_wire(&value, sides)
+            .unwrap_or_else(|e| panic!("{literal} / {value}: {e:?}"));
+        assert_eq!(w, json!({"value": sent}), "{literal} / {value}");
+        let back = r.lens.lift(&w, sides).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(crate::value::json_eq(&back, &value), "{back} / {value}");
+        assert!(s.is_valid(&back));
+        // `[1]` and `[1.0]` are one literal on the wire, written once.
+        let text = (r.read.to_value())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .to_string();
+        assert_eq!(text.matches("[\"1\"]").count(), 1, "{text}");
+    }
+}
+
 #[test]
 fn values_outside_the_declared_fragment_are_refused_not_encoded() {
     let s = Schema::parse(&json!({
