@@ -161,33 +161,30 @@ fn copied(v: &Value, at: &Pointer) -> Result<Value, LensError> {
 /// literal's JSON text is. A float beyond the `i64` range stays as it is. `x` is no deeper than
 /// [`MAX_DEPTH`] (`encode` checked it).
 pub(crate) fn integers_written(x: &Value) -> Option<Value> {
-    match x {
-        Value::Number(n) if n.is_f64() => {
-            let f = n.as_f64()?;
-            // Integral and inside the `i64` range, so the cast is exact.
-            let fits = f.fract() == 0.0 && f.abs() < 9.0e18;
-            fits.then(|| Value::from(f as i64))
-        }
-        Value::Array(items) => {
-            let written: Vec<Option<Value>> = items.iter().map(integers_written).collect();
-            written.iter().any(Option::is_some).then(|| {
-                let pairs = items.iter().zip(written);
-                Value::Array(pairs.map(|(v, w)| w.unwrap_or_else(|| v.clone())).collect())
-            })
-        }
-        Value::Object(map) => {
-            let written: Vec<Option<Value>> = map.values().map(integers_written).collect();
-            written.iter().any(Option::is_some).then(|| {
-                let pairs = map.iter().zip(written);
-                Value::Object(
-                    pairs
-                        .map(|((k, v), w)| (k.clone(), w.unwrap_or_else(|| v.clone())))
-                        .collect(),
-                )
-            })
-        }
-        _ => None,
+    /// The integer an integral float inside the `i64` range is (so the cast is exact).
+    fn integral(n: &serde_json::Number) -> Option<i64> {
+        let f = n.as_f64().filter(|_| n.is_f64())?;
+        (f.fract() == 0.0 && f.abs() < 9.0e18).then_some(f as i64)
     }
+    fn holds_one(x: &Value) -> bool {
+        match x {
+            Value::Number(n) => integral(n).is_some(),
+            Value::Array(items) => items.iter().any(holds_one),
+            Value::Object(map) => map.values().any(holds_one),
+            _ => false,
+        }
+    }
+    fn written(x: &Value) -> Value {
+        match x {
+            Value::Number(n) => integral(n).map_or_else(|| x.clone(), Value::from),
+            Value::Array(items) => Value::Array(items.iter().map(written).collect()),
+            Value::Object(map) => {
+                Value::Object(map.iter().map(|(k, v)| (k.clone(), written(v))).collect())
+            }
+            _ => x.clone(),
+        }
+    }
+    holds_one(x).then(|| written(x))
 }
 
 fn err(at: &Pointer, message: impl Into<String>) -> LensError {

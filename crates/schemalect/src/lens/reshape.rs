@@ -451,12 +451,16 @@ impl Reshaper<'_> {
             source: self.source,
             wire: self.source,
         };
-        let encode = |v: &Value| match super::integers_written(v) {
-            Some(same) => lens.encode(&same, sides),
-            None => lens.encode(v, sides),
+        // A literal's encoding, and whether writing its numbers as integers changed it.
+        let encode = |v: &Value| {
+            let same = super::integers_written(v);
+            (
+                lens.encode(same.as_ref().unwrap_or(v), sides),
+                same.is_some(),
+            )
         };
         if let Some(c) = node.constant.take() {
-            match encode(&c) {
+            match encode(&c).0 {
                 Ok(v) => node.constant = Some(Arc::new(v)),
                 Err(_) => self.losses.push(Loss::new(
                     &node.pointer,
@@ -466,21 +470,22 @@ impl Reshaper<'_> {
             }
         }
         if let Some(e) = node.enumeration.take() {
-            let encoded: Result<Vec<Value>, _> = e.values.iter().map(encode).collect();
+            let mut rewritten = false;
+            let encoded: Result<Vec<Value>, _> = (e.values.iter())
+                .map(|v| {
+                    let (encoded, changed) = encode(v);
+                    rewritten |= changed;
+                    encoded
+                })
+                .collect();
             // `[1]` and `[1.0]`, two literals as written, are one once written alike.
-            let rewritten = e
-                .values
-                .iter()
-                .any(|v| super::integers_written(v).is_some());
-            let encoded = encoded.map(|values| match rewritten {
-                true => {
-                    let mut seen = std::collections::HashSet::new();
-                    values
-                        .into_iter()
-                        .filter(|v| seen.insert(v.to_string()))
-                        .collect()
+            let encoded = encoded.map(|values| {
+                if !rewritten {
+                    return values;
                 }
-                false => values,
+                let mut seen = std::collections::HashSet::new();
+                let fresh = |v: &Value| seen.insert(v.to_string());
+                values.into_iter().filter(fresh).collect()
             });
             match encoded {
                 Ok(values) => node.enumeration = Some(Arc::new(Enumeration::new(values))),
