@@ -213,9 +213,9 @@ fn golden_instances_keep_the_widening_contract() {
         // The extended subset's draft-04 spellings, as the `jsonschema` crate reads them.
         // The full subset follows the draft a document declares, and so does the crate then.
         let compiled = match case.subset {
-            Subset::Adr126 => oracle::compile(&case.source),
-            Subset::Full => oracle::compile_as_declared(&case.source),
-            _ => oracle::compile(&extended::for_oracle(&case.source)),
+            Subset::Adr126 => oracle::compile(&case.oracle_source),
+            Subset::Full => oracle::compile_as_declared(&case.oracle_source),
+            _ => oracle::compile(&extended::for_oracle(&case.oracle_source)),
         };
         let theirs = match compiled {
             Ok(v) => v,

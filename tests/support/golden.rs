@@ -6,7 +6,9 @@
 //! - `schema.json`: the schema;
 //! - `case.json`: `{"about": "...", "subset": "adr126"|"extended", "options": {...}}` (`subset`
 //!   defaults to `adr126`; `options` sets [`LowerOptions`] fields: `name`, `description`,
-//!   `groq_strict`, `openrouter_require_parameters`, `claude_thinking`);
+//!   `groq_strict`, `openrouter_require_parameters`, `claude_thinking`), and `oracle_source`: the
+//!   same schema spelt by hand for the `jsonschema` crate, where it cannot read `schema.json`
+//!   (an ECMA-262 Annex B pattern such as `[\w-.]`, which its regex engines reject);
 //! - `valid.json`, `invalid.json` (optional): lists of instances the schema accepts / rejects;
 //! - `<target>.json`: the conservative lowering, `{"mode", "wire", "losses"}`;
 //! - `<target>.reshaping.json`: the reshaping-profile lowering, for the targets where the
@@ -61,6 +63,9 @@ pub struct Case {
     pub subset: Subset,
     /// The lowering options.
     pub options: LowerOptions,
+    /// The schema as the `jsonschema` crate is given it: `schema.json`, or the hand-written
+    /// `oracle_source` of `case.json` with the same meaning where the crate cannot read it.
+    pub oracle_source: Value,
     /// Instances the schema accepts.
     pub valid: Vec<Value>,
     /// Instances the schema rejects.
@@ -146,7 +151,7 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
         return Err(format!("{name}: case.json must be an object"));
     };
     for k in meta.keys() {
-        if !["about", "subset", "options"].contains(&k.as_str()) {
+        if !["about", "subset", "options", "oracle_source"].contains(&k.as_str()) {
             return Err(format!("{name}: unknown case.json member `{k}`"));
         }
     }
@@ -167,9 +172,11 @@ pub fn load_case(dir: &Path) -> Result<Case, String> {
             ))
         }
     };
+    let source = read_json(&dir.join("schema.json"))?;
     Ok(Case {
         about,
-        source: read_json(&dir.join("schema.json"))?,
+        oracle_source: meta.get("oracle_source").unwrap_or(&source).clone(),
+        source,
         subset,
         options: options_of(&name, meta.get("options"))?,
         valid: read_list(&dir.join("valid.json"))?,

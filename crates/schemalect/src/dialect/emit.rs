@@ -1324,12 +1324,15 @@ const GRAMMAR_MAX_REPETITION: u32 = 1_000;
 /// The pattern text to send under a rule, or why it is not sent.
 fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
     let f = p.features();
+    // What the rules below judge is the text sent: the source, or its canonical rendering
+    // where the source leans on an Annex B leniency other engines reject.
+    let text = p.sendable();
     match rule {
-        PatternRule::AnchoredSimple => match super::simple_regex::scan(p.as_str())? {
-            shape if shape.means_whole_match() => Ok(p.as_str().to_owned()),
+        PatternRule::AnchoredSimple => match super::simple_regex::scan(&text)? {
+            shape if shape.means_whole_match() => Ok(text.into_owned()),
             _ => Err("not sent: not anchored `^…$` as a whole, and whether the provider searches or matches the whole string is undocumented"),
         },
-        PatternRule::Ecma => Ok(p.as_str().to_owned()),
+        PatternRule::Ecma => Ok(text.into_owned()),
         PatternRule::Anchored => {
             if !(f.anchored_start && f.anchored_end) || f.anchors_inside {
                 return Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)");
@@ -1347,16 +1350,14 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
             // become one anchored group (the converter strips only the outer pair).
             p.grammar().ok_or("not sent: the pattern's anchors cannot be written as one `^…$` around it, which the provider's grammar converter requires")
         }
-        PatternRule::ClaudeSimple => {
-            super::simple_regex::scan(p.as_str()).map(|_| p.as_str().to_owned())
-        }
+        PatternRule::ClaudeSimple => super::simple_regex::scan(&text).map(|_| text.into_owned()),
         PatternRule::FullMatchSafe => Ok(full_match_safe(p)),
         PatternRule::RawCharacters => {
-            if !super::simple_regex::scan(p.as_str())?.means_whole_match() {
+            if !super::simple_regex::scan(&text)?.means_whole_match() {
                 return Err("not sent: xgrammar matches a pattern against the whole string, so only a pattern anchored `^…$` as a whole means the same");
             }
-            super::simple_regex::raw_characters_only(p.as_str())?;
-            Ok(p.as_str().to_owned())
+            super::simple_regex::raw_characters_only(&text)?;
+            Ok(text.into_owned())
         }
     }
 }
@@ -1385,10 +1386,11 @@ fn items_said(out: &mut Map<String, Value>) {
 /// (read off its AST) already reads alike; any other is wrapped so that both readings are
 /// "contains a match".
 pub(crate) fn full_match_safe(p: &crate::pattern::Pattern) -> String {
+    let text = p.sendable();
     if fully_anchored(p) {
-        p.as_str().to_owned()
+        text.into_owned()
     } else {
-        format!("^[\\s\\S]*(?:{})[\\s\\S]*$", p.as_str())
+        format!("^[\\s\\S]*(?:{text})[\\s\\S]*$")
     }
 }
 

@@ -135,8 +135,12 @@ fn class_end(chars: &[char], start: usize) -> Result<usize, &'static str> {
     if at(i) == Some(']') {
         return Err("not sent: `[]` or `[^]`, which ECMA-262 reads as an empty or full class and other engines as a literal `]`");
     }
+    // The member just read, when a `-` after it would open a range: `Some(true)` when it is
+    // `\d` or `\w`. And, after such a `-`, the same for the range's start.
+    let mut member: Option<bool> = None;
+    let mut range_from: Option<bool> = None;
     while let Some(c) = at(i) {
-        match c {
+        let (next, class) = match c {
             ']' => return Ok(i + 1),
             '\\' => {
                 match at(i + 1) {
@@ -145,14 +149,33 @@ fn class_end(chars: &[char], start: usize) -> Result<usize, &'static str> {
                     Some(e) if ESCAPABLE.contains(e) => {}
                     _ => return Err("not sent: a character class uses an escape other than `\\d`, `\\w` (outside negated classes), `\\n`, `\\t`, `\\r` or an escaped syntax character"),
                 }
-                i += 2;
+                (i + 2, matches!(at(i + 1), Some('d' | 'w')))
             }
             '[' => return Err("not sent: `[` inside a character class (nested classes or POSIX classes in some engines)"),
             '&' | '-' | '~' if at(i + 1) == Some(c) => {
                 return Err("not sent: `&&`, `--` or `~~` inside a character class (set operations in some engines)")
             }
-            _ => i += 1,
+            '-' if at(i + 1) != Some(']') && range_from.is_none() => match member.take() {
+                Some(from) => {
+                    range_from = Some(from);
+                    i += 1;
+                    continue;
+                }
+                None => (i + 1, false),
+            },
+            _ => (i + 1, false),
+        };
+        match range_from.take() {
+            // A class at an end of a range is read only by ECMA-262's Annex B (as a literal
+            // `-`); RE2, Python and Rust's `regex` reject it.
+            Some(from) if from || class => {
+                return Err("not sent: a class range with `\\d` or `\\w` at an end (`[\\w-.]`), which only ECMA-262's Annex B reads, as a literal `-`")
+            }
+            // After a range, a `-` is a member of its own.
+            Some(_) => member = None,
+            None => member = Some(class),
         }
+        i = next;
     }
     Err("not sent: unterminated character class")
 }
@@ -305,8 +328,29 @@ mod tests {
             "^a]$",
             "^{2}$",
             "^[abc$",
+            "^[\\w-_.]+$",
+            "^[a-\\d]$",
+            "^[\\d-\\w]$",
+            "^[\\d-x]$",
+            "^[\\--\\w]$",
         ] {
             assert!(scan(p).is_err(), "{p}");
+        }
+    }
+
+    #[test]
+    fn a_dash_beside_a_class_escape_only_at_the_edges_is_accepted() {
+        for p in [
+            "^[\\w-]+$",
+            "^[-\\w]+$",
+            "^[\\w\\-.]+$",
+            "^[a\\-\\d]+$",
+            "^[.\\d-]$",
+            "^[^-a]$",
+            "^[a-c-\\d]$",
+            "^[a-z-]+$",
+        ] {
+            assert!(scan(p).is_ok(), "{p}");
         }
     }
 }

@@ -52,6 +52,13 @@ pub struct Features {
     /// `\xHH` and `\-` inside a class are portable and do not count. `portable()` never
     /// produces these escapes.
     pub backslash_escapes_other: bool,
+    /// A class range has a class escape at an end (`[\w-.]`, `[a-\d]`), which ECMA-262 Annex B
+    /// reads as the escape, a literal `-` and the other end. Other engines reject it (Python's
+    /// `re` and RE2: "bad character range"; Rust's `regex`: "invalid range boundary, must be a
+    /// literal"; llguidance, which spells `\d` out as a class first, refuses `[a-\d]`), so a
+    /// dialect sends the canonical rendering
+    /// ([`Pattern::to_ecma_string`](super::Pattern::to_ecma_string): `[\w\-.]`) instead.
+    pub class_escape_range: bool,
     /// `(?<name>...)` appears; `portable()` turns it into a plain group.
     pub named_groups: bool,
     /// Only what Anthropic documents for Claude's structured outputs: anchors at the ends,
@@ -69,6 +76,7 @@ impl Features {
     pub(crate) fn of(ast: &Ast, spelling: Spelling) -> Features {
         let mut f = Features {
             backslash_escapes_other: spelling.backslash_escapes_other,
+            class_escape_range: spelling.class_escape_range,
             ..Features::default()
         };
         let mut starts = 0usize;
@@ -116,7 +124,8 @@ impl Features {
             || f.unicode_property
             || f.non_greedy
             || f.named_groups
-            || f.backslash_escapes_other);
+            || f.backslash_escapes_other
+            || f.class_escape_range);
         f.claude_simple =
             f.simple_syntax && f.max_repetition.is_none_or(|m| m <= CLAUDE_MAX_REPETITION);
         f

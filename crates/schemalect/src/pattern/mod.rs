@@ -22,6 +22,7 @@
 //! # Ok::<(), schemalect::pattern::PatternError>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 
 mod ast;
@@ -339,6 +340,18 @@ impl Pattern {
     /// engines (JavaScript with the `u` flag) accept it too.
     pub fn to_ecma_string(&self) -> String {
         render::render(&self.ast, render::Style::Canonical)
+    }
+
+    /// The text to send a provider that takes ECMA-262-like patterns as written: the source,
+    /// unless it has a class range with a class escape at an end (`[\w-.]`,
+    /// [`Features::class_escape_range`]), which only ECMA-262's Annex B reads; then the
+    /// canonical rendering, which means the same and spells the `-` as `\-`.
+    pub fn sendable(&self) -> Cow<'_, str> {
+        if self.features.class_escape_range {
+            Cow::Owned(self.to_ecma_string())
+        } else {
+            Cow::Borrowed(&self.source)
+        }
     }
 
     /// The pattern re-emitted for engines that read `\d \w \s` (and `.`, `[^]`, named groups,

@@ -45,6 +45,8 @@ pub const MAX_DEPTH: usize = 64;
 pub(crate) struct Spelling {
     /// See [`super::Features::backslash_escapes_other`].
     pub(crate) backslash_escapes_other: bool,
+    /// See [`super::Features::class_escape_range`].
+    pub(crate) class_escape_range: bool,
 }
 
 /// Parses `src` into a tree.
@@ -563,6 +565,7 @@ impl<'s> Parser<'s> {
                 }
                 // Annex B: a class escape at either end makes `-` a literal (`[\w-.]`).
                 (a, b) => {
+                    self.spelling.class_escape_range = true;
                     push_atom(&mut items, a);
                     push_range(&mut items, u32::from('-'), u32::from('-'));
                     push_atom(&mut items, b);

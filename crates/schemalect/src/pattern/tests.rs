@@ -541,6 +541,31 @@ fn class_escapes_next_to_a_dash_are_a_union() {
 }
 
 #[test]
+fn class_escape_ranges_are_sent_in_their_canonical_spelling() {
+    for (p, sent) in [
+        ("^[\\w-_.]+$", "^[\\w\\-_.]+$"),
+        ("^[a-\\d]$", "^[a\\-\\d]$"),
+        ("[\\s-\\d]", "[\\s\\-\\d]"),
+    ] {
+        let c = compile(p);
+        assert!(c.features().class_escape_range, "{p}");
+        assert!(!c.features().simple_syntax, "{p}");
+        assert_eq!(c.sendable(), sent, "{p}");
+        // The same strings, read either way.
+        let again = compile(sent);
+        assert!(!again.features().class_escape_range, "{sent}");
+        for s in ["a", "-", "_", ".", "5", " ", "a-b", "+", "é"] {
+            assert_eq!(m(p, s), m(sent, s), "{p} / {sent} on {s:?}");
+        }
+    }
+    for p in ["^[\\w\\-.]+$", "^[\\w-]+$", "^[-\\d]$", "^[a-c-e]$"] {
+        let c = compile(p);
+        assert!(!c.features().class_escape_range, "{p}");
+        assert_eq!(c.sendable(), p, "{p}: the source is sent as written");
+    }
+}
+
+#[test]
 fn identity_escapes_of_punctuation_are_accepted() {
     assert!(m(
         "^\\@\\_\\:\\'\\\"\\ \\#\\%\\&\\~\\!\\=\\,\\;\\<\\>\\`$",
