@@ -50,13 +50,9 @@ pub(crate) fn normalize(schema: &Schema, rewrites: Rewrites) -> Normalized {
         };
     }
     let original = schema.ir.nodes.len();
-    let mut m = Merger {
-        nodes: schema.ir.nodes.clone(),
-        losses: Vec::new(),
-        budget: original.saturating_mul(4).saturating_add(1_000),
-        rewrites,
-    };
-    // Children have higher ids than their parents, so this visits children first.
+    let mut m = Merger::new(schema, rewrites);
+    // Children mostly have higher ids than their parents, so this visits most children first;
+    // a merge that reads a node not yet done (reached through a `$ref`) finishes it first.
     for i in (0..original).rev() {
         m.finish(NodeId(i as u32));
     }
@@ -85,14 +81,38 @@ pub(crate) fn has_assertions_besides_unions(n: &Node) -> bool {
         || !n.all_of.is_empty()
 }
 
+/// How deep finishing a node on demand may nest (each level a node read by a merge before its
+/// turn, through a chain of references). Each level may recurse as deep as the schema nests,
+/// so the bound keeps the stack small; past it a merge reads the node as it is, which at
+/// worst leaves an `allOf` in place for the dialect to fall back on (a weaker mode, never a
+/// narrower wire).
+const MAX_ON_DEMAND: usize = 8;
+
 struct Merger {
     nodes: Vec<Node>,
     losses: Vec<Loss>,
     budget: usize,
     rewrites: Rewrites,
+    /// Which of the original nodes have had the rewrites applied.
+    done: Vec<bool>,
+    /// How many [`Merger::finished`] calls are finishing a node right now.
+    on_demand: usize,
 }
 
 impl Merger {
+    /// A merger over a copy of the schema's nodes, none of them finished yet.
+    fn new(schema: &Schema, rewrites: Rewrites) -> Merger {
+        let original = schema.ir.nodes.len();
+        Merger {
+            nodes: schema.ir.nodes.clone(),
+            losses: Vec::new(),
+            budget: original.saturating_mul(4).saturating_add(1_000),
+            rewrites,
+            done: vec![false; original],
+            on_demand: 0,
+        }
+    }
+
     fn get(&self, id: NodeId) -> Node {
         self.nodes.get(id.index()).cloned().unwrap_or_default()
     }
@@ -111,14 +131,32 @@ impl Merger {
         Some(NodeId((self.nodes.len() - 1) as u32))
     }
 
-    /// Applies the rewrites to one node whose children are already done.
+    /// The node, with the rewrites applied first when it is an original node not yet done.
+    /// Ids do not order a node reached through a `$ref` after the nodes that use it, and a
+    /// merge that copied such a node unfinished would carry its `allOf` into a new node that
+    /// is never finished: the dialect would then fall back for an `allOf` it could merge.
+    fn finished(&mut self, id: NodeId) -> Node {
+        let pending = self.done.get(id.index()).is_some_and(|done| !done);
+        if pending && self.on_demand < MAX_ON_DEMAND {
+            self.on_demand += 1;
+            self.finish(id);
+            self.on_demand -= 1;
+        }
+        self.get(id)
+    }
+
+    /// Applies the rewrites to one node (once), finishing the nodes it merges first.
     fn finish(&mut self, id: NodeId) {
+        match self.done.get_mut(id.index()) {
+            Some(done) if !*done => *done = true,
+            _ => return,
+        }
         let mut node = self.get(id);
         if self.rewrites.flatten_all_of && !node.all_of.is_empty() {
             let members = std::mem::take(&mut node.all_of);
             let mut kept = Vec::new();
             for member in members {
-                let m = self.get(member);
+                let m = self.finished(member);
                 match self.conj(&node, &m) {
                     Some(merged) => node = merged,
                     None => kept.push(member),
@@ -150,7 +188,7 @@ impl Merger {
         base.annotations = None;
         let mut out = Vec::with_capacity(branches.len());
         for b in branches {
-            let branch = self.get(b);
+            let branch = self.finished(b);
             let mut merged = self.conj(&branch, &base)?;
             if let Some(d) = self.distribute(&merged) {
                 merged = d;
@@ -329,7 +367,7 @@ impl Merger {
         match (a, b) {
             (Some(p), Some(q)) if p == q => Some(Some(p)),
             (Some(p), Some(q)) => {
-                let (pn, qn) = (self.get(p), self.get(q));
+                let (pn, qn) = (self.finished(p), self.finished(q));
                 let mut merged = self.conj(&pn, &qn)?;
                 if self.rewrites.distribute_unions {
                     if let Some(d) = self.distribute(&merged) {
@@ -511,12 +549,7 @@ pub(crate) fn inline_references_within_bound(schema: &Schema) -> (Normalized, Op
         return (unchanged(), Some(expansion));
     }
     let original = schema.ir.nodes.len();
-    let mut m = Merger {
-        nodes: schema.ir.nodes.clone(),
-        losses: Vec::new(),
-        budget: original.saturating_mul(4).saturating_add(1_000),
-        rewrites: Rewrites::default(),
-    };
+    let mut m = Merger::new(schema, Rewrites::default());
     // Follow chains (a → b → c): each pass resolves one link; chains are at most as long as
     // the number of nodes, and recursive links are never followed.
     for _ in 0..original {
@@ -746,6 +779,54 @@ mod tests {
                 distribute_unions: true,
             },
         )
+    }
+
+    /// A merge reads the nodes it merges finished, whatever their ids. Once references are
+    /// written out, `b`'s second branch shares `c`'s children; with the definitions before the
+    /// array that uses them, `b` is finished before `c.m`, so distributing `b`'s `m` into
+    /// that branch copied `c.m` with its `allOf` not yet flattened, into a node never finished:
+    /// the dialects that merge `allOf` fell back (SchemaStore's bundleconfig schema).
+    #[test]
+    fn merges_read_nodes_reached_through_references_finished() {
+        let defs = json!({
+            "base": {"properties": {"o": {"type": "integer"}}},
+            "b": {"oneOf": [{"type": "string"}, {"$ref": "#/$defs/c"}], "properties": {"m": {}}},
+            "c": {"properties": {"m": {"allOf": [{"$ref": "#/$defs/base"}]}}}
+        });
+        let items = json!({"$ref": "#/$defs/b"});
+        for s in [
+            json!({"$defs": defs, "items": items}),
+            json!({"items": items, "$defs": defs}),
+        ] {
+            let parsed = Schema::parse_with(
+                &s,
+                &crate::ParseOptions::default().with_subset(crate::Subset::Extended),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            // As the dialects that merge `allOf` see it: references written out first.
+            let inlined = inline_references(&parsed).schema;
+            let n = normalize(
+                &inlined,
+                Rewrites {
+                    flatten_all_of: true,
+                    distribute_unions: true,
+                },
+            );
+            let left: Vec<_> = n
+                .schema
+                .nodes()
+                .filter(|(_, node)| !node.all_of.is_empty())
+                .map(|(_, node)| node.pointer.to_string())
+                .collect();
+            assert!(left.is_empty(), "{s}: `allOf` left at {left:?}");
+            for i in [
+                json!([{"m": {"o": 1}}, "x"]),
+                json!([{"m": {"o": "no"}}]),
+                json!([{"m": 1}]),
+            ] {
+                assert_eq!(parsed.is_valid(&i), n.schema.is_valid(&i), "{s} on {i}");
+            }
+        }
     }
 
     #[test]
