@@ -1324,15 +1324,19 @@ const GRAMMAR_MAX_REPETITION: u32 = 1_000;
 /// The pattern text to send under a rule, or why it is not sent.
 fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
     let f = p.features();
-    // What the rules below judge is the text sent: the source, or its canonical rendering
-    // where the source leans on an Annex B leniency other engines reject.
-    let text = p.sendable();
+    // What the verbatim rules judge is the text sent: the source, or its canonical rendering
+    // where the source leans on an Annex B leniency other engines reject (rendered only by
+    // the rules that send text as written; `full_match_safe` asks for it itself).
+    let text = || p.sendable();
     match rule {
-        PatternRule::AnchoredSimple => match super::simple_regex::scan(&text)? {
-            shape if shape.means_whole_match() => Ok(text.into_owned()),
-            _ => Err("not sent: not anchored `^…$` as a whole, and whether the provider searches or matches the whole string is undocumented"),
-        },
-        PatternRule::Ecma => Ok(text.into_owned()),
+        PatternRule::AnchoredSimple => {
+            let text = text();
+            match super::simple_regex::scan(&text)? {
+                shape if shape.means_whole_match() => Ok(text.into_owned()),
+                _ => Err("not sent: not anchored `^…$` as a whole, and whether the provider searches or matches the whole string is undocumented"),
+            }
+        }
+        PatternRule::Ecma => Ok(text().into_owned()),
         PatternRule::Anchored => {
             if !(f.anchored_start && f.anchored_end) || f.anchors_inside {
                 return Err("not sent: the provider's grammar converter requires `^…$` anchored patterns (JSON Schema patterns search anywhere)");
@@ -1350,9 +1354,13 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
             // become one anchored group (the converter strips only the outer pair).
             p.grammar().ok_or("not sent: the pattern's anchors cannot be written as one `^…$` around it, which the provider's grammar converter requires")
         }
-        PatternRule::ClaudeSimple => super::simple_regex::scan(&text).map(|_| text.into_owned()),
+        PatternRule::ClaudeSimple => {
+            let text = text();
+            super::simple_regex::scan(&text).map(|_| text.into_owned())
+        }
         PatternRule::FullMatchSafe => Ok(full_match_safe(p)),
         PatternRule::RawCharacters => {
+            let text = text();
             if !super::simple_regex::scan(&text)?.means_whole_match() {
                 return Err("not sent: xgrammar matches a pattern against the whole string, so only a pattern anchored `^…$` as a whole means the same");
             }
