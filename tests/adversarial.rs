@@ -750,6 +750,10 @@ fn case_pattern_1mib() {
             "(".repeat(100) + &"a".repeat(1 << 20) + &")".repeat(100),
         ),
         ("repetition", "a{1000}".repeat((1 << 20) / 7)),
+        (
+            "look-aheads",
+            format!("^{}a", "(?=a)".repeat((1 << 20) / 5 - 1)),
+        ),
     ] {
         let t = Instant::now();
         let schema = json!({"type": "string", "pattern": pattern});

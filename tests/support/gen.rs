@@ -14,7 +14,8 @@ use proptest::strategy::{BoxedStrategy, Just, Union};
 use serde_json::{json, Map, Value};
 
 /// Patterns for `pattern`: anchored and not, with alternation at the top level (where
-/// `^a|b$` means "starts with a or ends with b", not "a or b"), shorthand classes, repetition.
+/// `^a|b$` means "starts with a or ends with b", not "a or b"), shorthand classes, repetition,
+/// and look-aheads right after the leading `^` (which no route is sent).
 pub const PATTERNS: &[&str] = &[
     "^[a-z]+$",
     "^a|b$",
@@ -28,6 +29,11 @@ pub const PATTERNS: &[&str] = &[
     "colou?r",
     "^.{2,4}$",
     "^\\w+$",
+    "^(?!ab)[a-z]+$",
+    // `[A-Za-z0-9_]`, not `\\w`: the `jsonschema` crate runs a pattern with look-around on
+    // `fancy-regex`, whose `\\w` is Unicode; ECMA-262's (and schemalect's) is ASCII.
+    "^(?=.*[0-9])(?!.*z)[A-Za-z0-9_]{2,}",
+    "^(?!\\s*$)",
 ];
 
 /// Property names, including ones that need escaping in pointers or look like keywords.
@@ -724,9 +730,17 @@ impl Bounds {
     }
 }
 
-/// `^X$` → `X` for generation (proptest's regex generator has no anchors).
+/// `^X$` → `X` for generation (proptest's regex generator has no anchors, nor look-aheads:
+/// those after the `^` only constrain, so the core is what follows them, and some strings
+/// generated from it fail them).
 fn pattern_core(p: &str) -> &str {
-    let p = p.strip_prefix('^').unwrap_or(p);
+    let mut p = p.strip_prefix('^').unwrap_or(p);
+    while p.starts_with("(?=") || p.starts_with("(?!") {
+        match p.find(')') {
+            Some(end) => p = p.get(end + 1..).unwrap_or(""),
+            None => break,
+        }
+    }
     match p.strip_suffix('$') {
         Some(q) if !q.ends_with('\\') => q,
         _ => p,

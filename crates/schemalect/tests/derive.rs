@@ -876,7 +876,7 @@ fn other_constructs_outside_the_subset_surface_the_parsers_violations() {
         kind: Kind,
         #[schemars(extend("x-vendor" = 1))]
         tagged: u8,
-        #[schemars(regex(pattern = r"^(?=a)b$"))]
+        #[schemars(regex(pattern = r"^b(?=a)$"))]
         lookahead: String,
     }
     let e = schema_for::<Closed>()

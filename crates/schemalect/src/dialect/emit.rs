@@ -869,8 +869,12 @@ impl Emitter<'_> {
                     Err(why) => self.loss(node, "pattern", why),
                 },
                 _ => {
-                    pattern_sent = self.plain(node, "pattern", || Value::from(p.as_str()), out)?;
+                    pattern_sent =
+                        self.plain(node, "pattern", || Value::from(p.sendable()), out)?;
                 }
+            }
+            if pattern_sent && p.features().look_ahead {
+                self.loss(node, "pattern", LOOK_AHEADS_NOT_SENT);
             }
         }
         let only_strings = admitted.intersect(TypeSet::of(JsonType::String)) == admitted;
@@ -1321,8 +1325,19 @@ pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> 
 /// copies, and large bounds blow the grammar up (providers.md I-L1).
 const GRAMMAR_MAX_REPETITION: u32 = 1_000;
 
-/// The pattern text to send under a rule, or why it is not sent.
+/// Why a pattern's leading look-aheads are not sent beside the rest of it.
+pub(crate) const LOOK_AHEADS_NOT_SENT: &str = "its look-aheads right after `^` (`(?=…)`, `(?!…)`) are not sent, only the rest of the pattern: no provider documents look-around in its pattern engine (OpenAI refuses it: \"regex lookaround is not supported\"); answers are checked against the whole pattern when validated";
+
+/// Why a pattern of nothing but leading look-aheads is not sent at all.
+pub(crate) const LOOK_AHEADS_ONLY_NOT_SENT: &str = "not sent: it is nothing but look-aheads after `^`, and no provider documents look-around in its pattern engine (OpenAI refuses it: \"regex lookaround is not supported\"); answers are checked against it when validated";
+
+/// The pattern text to send under a rule, or why it is not sent. A pattern's leading
+/// look-aheads are never sent ([`Pattern::sendable`](crate::pattern::Pattern::sendable) and
+/// every rendering leave them out); the caller records that loss when the rest is sent.
 fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String, &'static str> {
+    if p.look_aheads_only() {
+        return Err(LOOK_AHEADS_ONLY_NOT_SENT);
+    }
     let f = p.features();
     // What the verbatim rules judge is the text sent: the source, or its canonical rendering
     // where the source leans on an Annex B leniency other engines reject (rendered only by

@@ -13,8 +13,11 @@ pub const CLAUDE_MAX_REPETITION: u32 = 64;
 /// decides per feature whether to pass the pattern on, rewrite it (see
 /// [`Pattern::portable`](super::Pattern::portable)) or move it into the description.
 ///
-/// Look-around and backreferences never appear: [`Pattern::compile`](super::Pattern::compile)
-/// rejects them.
+/// Look-behind and backreferences never appear: [`Pattern::compile`](super::Pattern::compile)
+/// rejects them, and look-aheads elsewhere than right after a leading `^`. Those it accepts
+/// ([`Pattern::look_aheads`](super::Pattern::look_aheads)) are only flagged here
+/// (`look_ahead`): every other field describes the rest of the pattern, which is what a
+/// provider can be sent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Features {
@@ -61,6 +64,11 @@ pub struct Features {
     pub class_escape_range: bool,
     /// `(?<name>...)` appears; `portable()` turns it into a plain group.
     pub named_groups: bool,
+    /// Look-aheads right after the leading `^` (`^(?!\.)…`). No provider's engine runs
+    /// look-around (OpenAI refuses it: "regex lookaround is not supported"), so they are
+    /// never sent: [`Pattern::sendable`](super::Pattern::sendable) and every rendering leave
+    /// them out, and the dialect that sends the rest records the loss.
+    pub look_ahead: bool,
     /// Only what Anthropic documents for Claude's structured outputs: anchors at the ends,
     /// `* + ?` and `{n,m}`, classes, `.`, `\d \w \s`, groups and alternation; no word
     /// boundaries, properties, lazy quantifiers, named groups or unusual escapes. Repetition

@@ -4,7 +4,9 @@
 //! Schemas come from untrusted sources, so patterns run on the `regex` crate, whose matching
 //! time is linear in the input; a backtracking engine would let one schema hang a gateway
 //! (`^(a+)+$`). The price is that look-around and backreferences, which no linear-time engine
-//! can run, are rejected with [`PatternError::Unsupported`].
+//! can run, are rejected with [`PatternError::Unsupported`]; the one exception is look-aheads
+//! right after a leading `^` (`^(?!\.)[^@]+@.+`, as zod's `email()` writes), each of which is
+//! a separate anchored match ([`Pattern::look_aheads`]).
 //!
 //! The pattern is parsed by an ECMA-262 front end ([`Ast`]) and translated construct by
 //! construct, because the `regex` crate's own syntax gives `\d`, `\w`, `\s`, `\b`, `.` and `$`
@@ -88,11 +90,48 @@ const SIMPLE_WEIGHT_WITHOUT_ENGINE: u64 = 4_000;
 #[derive(Clone)]
 pub struct Pattern {
     source: Box<str>,
+    /// The pattern without its leading look-aheads.
     ast: Ast,
     matcher: Matcher,
     /// The translation the engine runs.
     translated: Box<str>,
     features: Features,
+    /// The look-aheads right after the leading `^`, each matched on its own.
+    look_aheads: Box<[LookAhead]>,
+    /// Byte offset in `source` just past the last look-ahead (0 without one).
+    rest_at: usize,
+}
+
+/// One look-ahead right after a pattern's leading `^`: `(?=body)` holds of a string exactly
+/// when `^(?:body)` matches it, `(?!body)` when that does not. The rest of the pattern then
+/// matches from the same position, the start, so the pattern matches exactly when the rest
+/// (with its `^`) does and every look-ahead holds.
+#[derive(Clone)]
+pub struct LookAhead {
+    negative: bool,
+    body: Ast,
+    matcher: Matcher,
+}
+
+impl fmt::Debug for LookAhead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LookAhead")
+            .field("negative", &self.negative)
+            .field("body", &self.body)
+            .finish()
+    }
+}
+
+impl LookAhead {
+    /// True for `(?!`.
+    pub fn negative(&self) -> bool {
+        self.negative
+    }
+
+    /// What it looks for.
+    pub fn body(&self) -> &Ast {
+        &self.body
+    }
 }
 
 /// What runs a pattern's matches.
@@ -102,6 +141,49 @@ enum Matcher {
     Simple(simple::Simple),
     /// Anything else.
     Engine(engine::Engine),
+}
+
+impl Matcher {
+    /// The matcher for `ast` (`translated` is its translation), whose program may take at
+    /// most `left` bytes, then less by what it took.
+    fn of(ast: &Ast, translated: &str, left: &mut usize) -> Result<Matcher, PatternError> {
+        let mut engine = || {
+            // Each group level costs at most two engine nesting levels (group and
+            // repetition) plus one for a nested class; the parser bounds the levels.
+            let engine = engine::Engine::build(
+                translated,
+                u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX),
+                *left,
+            )?;
+            *left = left.saturating_sub(engine.compiled_size());
+            Ok::<_, PatternError>(engine)
+        };
+        Ok(match simple::Simple::of(ast) {
+            Some(simple) => {
+                if simple.engine_weight() > SIMPLE_WEIGHT_WITHOUT_ENGINE {
+                    // Compiled for the verdict on its size only: it never runs.
+                    engine()?;
+                }
+                Matcher::Simple(simple)
+            }
+            None => Matcher::Engine(engine()?),
+        })
+    }
+
+    #[inline]
+    fn is_match(&self, haystack: &str, charge: impl FnMut(u64) -> bool) -> bool {
+        match self {
+            Matcher::Simple(simple) => simple.is_match(haystack),
+            Matcher::Engine(engine) => engine.is_match(haystack, charge),
+        }
+    }
+
+    fn compiled_size(&self) -> usize {
+        match self {
+            Matcher::Simple(_) => 0,
+            Matcher::Engine(engine) => engine.compiled_size(),
+        }
+    }
 }
 
 impl fmt::Debug for Pattern {
@@ -191,8 +273,10 @@ impl PatternError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum UnsupportedReason {
-    /// `(?=`, `(?!`, `(?<=`, `(?<!`.
+    /// `(?<=`, `(?<!`.
     LookAround,
+    /// `(?=`, `(?!` anywhere but right after a leading `^` (see [`Pattern::look_aheads`]).
+    LookAheadPlacement,
     /// `\1`, `\k<name>`.
     Backreference,
     /// `(?i:...)` and other ES2025 modifier groups.
@@ -204,7 +288,8 @@ pub enum UnsupportedReason {
 impl fmt::Display for UnsupportedReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            UnsupportedReason::LookAround => "cannot run on a linear-time engine; the subset does not accept look-around — rewrite the pattern without it",
+            UnsupportedReason::LookAround => "cannot run on a linear-time engine; the subset does not accept look-behind — rewrite the pattern without it",
+            UnsupportedReason::LookAheadPlacement => "cannot run on a linear-time engine here: a look-ahead is accepted only right after a leading `^`, with no `|` outside groups (`^(?!…)…`, checked as a separate anchored match) — move it there or rewrite the pattern without it",
             UnsupportedReason::Backreference => "cannot run on a linear-time engine; the subset does not accept backreferences — repeat the referenced group's pattern instead (it then need not match the same text)",
             UnsupportedReason::Modifiers => "changes flags inside the pattern, which the subset does not accept (JSON Schema patterns have no flags) — spell the alternatives out, e.g. `[Aa]` for a case-insensitive `a`",
             UnsupportedReason::PropertyUnknownToEngine => "is valid ECMA-262 but missing from the linear-time engine's Unicode tables — use a General_Category, Script or other binary property instead",
@@ -248,34 +333,50 @@ impl Pattern {
         if len > max_len {
             return Err(PatternError::TooLong { len, max: max_len });
         }
-        let (ast, spelling) = parse::parse(source)?;
+        let parse::Parsed {
+            ast,
+            spelling,
+            look_aheads,
+        } = parse::parse(source)?;
+        // The programs of a pattern share its size limit: matching runs each of them.
+        let mut left = size_limit;
         let translated = translate::to_regex(&ast);
-        // Each group level costs at most two engine nesting levels (group and repetition)
-        // plus one for a nested class; the parser bounds the levels.
-        let engine = || {
-            engine::Engine::build(
-                &translated,
-                u32::try_from(4 * MAX_DEPTH + 16).unwrap_or(u32::MAX),
-                size_limit,
-            )
-        };
-        let matcher = match simple::Simple::of(&ast) {
-            Some(simple) => {
-                if simple.engine_weight() > SIMPLE_WEIGHT_WITHOUT_ENGINE {
-                    // Compiled for the verdict on its size only: it never runs.
-                    engine()?;
-                }
-                Matcher::Simple(simple)
-            }
-            None => Matcher::Engine(engine()?),
-        };
-        let features = Features::of(&ast, spelling);
+        let matcher = Matcher::of(&ast, &translated, &mut left)?;
+        let rest_at = look_aheads.last().map_or(0, |l| l.end);
+        let look_aheads = look_aheads
+            .into_iter()
+            .map(|part| {
+                let anchored = Ast {
+                    root: Node::Concat(vec![
+                        Node::Assertion(Assertion::Start),
+                        Node::Group(Box::new(Group {
+                            kind: GroupKind::NonCapturing,
+                            node: part.body.clone(),
+                        })),
+                    ]),
+                    captures: ast.captures,
+                };
+                let matcher = Matcher::of(&anchored, &translate::to_regex(&anchored), &mut left)?;
+                Ok(LookAhead {
+                    negative: part.negative,
+                    body: Ast {
+                        root: part.body,
+                        captures: ast.captures,
+                    },
+                    matcher,
+                })
+            })
+            .collect::<Result<Box<[_]>, PatternError>>()?;
+        let mut features = Features::of(&ast, spelling);
+        features.look_ahead = !look_aheads.is_empty();
         Ok(Pattern {
             source: source.into(),
             ast,
             matcher,
             translated: translated.into_boxed_str(),
             features,
+            look_aheads,
+            rest_at,
         })
     }
 
@@ -305,10 +406,31 @@ impl Pattern {
         haystack: &str,
         charge: impl FnMut(u64) -> bool,
     ) -> bool {
-        match &self.matcher {
-            Matcher::Simple(simple) => simple.is_match(haystack),
-            Matcher::Engine(engine) => engine.is_match(haystack, charge),
+        if self.look_aheads.is_empty() {
+            return self.matcher.is_match(haystack, charge);
         }
+        // One meter for every program, lent to each in turn. The caller pays one pass over
+        // the string; each look-ahead is another, paid here before it runs.
+        let mut charge = charge;
+        let pass = crate::budget::string_cost(haystack).saturating_add(1);
+        self.matcher.is_match(haystack, &mut charge)
+            && self
+                .look_aheads
+                .iter()
+                .all(|l| charge(pass) && l.matcher.is_match(haystack, &mut charge) != l.negative)
+    }
+
+    /// The look-aheads right after the leading `^` (`^(?=.*@)(?!\.)…`), which every
+    /// rendering leaves out: [`Pattern::ast`] and [`Features`] describe the rest, and a
+    /// provider that is sent [`Pattern::sendable`] enforces only that (a loss).
+    pub fn look_aheads(&self) -> &[LookAhead] {
+        &self.look_aheads
+    }
+
+    /// True when the pattern is nothing but look-aheads after its `^` (`^(?!\\s*$)`): what
+    /// is left without them matches every string, so sending it would say nothing.
+    pub fn look_aheads_only(&self) -> bool {
+        !self.look_aheads.is_empty() && self.ast.root == Node::Assertion(Assertion::Start)
     }
 
     /// The syntax features the pattern uses.
@@ -329,28 +451,44 @@ impl Pattern {
     /// Heap bytes of the compiled program the engine runs (0 for a pattern matched without
     /// the engine).
     pub fn compiled_size(&self) -> usize {
-        match &self.matcher {
-            Matcher::Simple(_) => 0,
-            Matcher::Engine(engine) => engine.compiled_size(),
-        }
+        std::iter::once(&self.matcher)
+            .chain(self.look_aheads.iter().map(|l| &l.matcher))
+            .map(Matcher::compiled_size)
+            .sum()
     }
 
     /// The pattern re-emitted as canonical ECMA-262 (Unicode mode): same constructs and
     /// meaning, one spelling per character, no Annex B leniencies, so stricter ECMA-262
     /// engines (JavaScript with the `u` flag) accept it too.
     pub fn to_ecma_string(&self) -> String {
-        render::render(&self.ast, render::Style::Canonical)
+        let rest = render::render(&self.ast, render::Style::Canonical);
+        if self.look_aheads.is_empty() {
+            return rest;
+        }
+        // The rest starts with the leading `^` the look-aheads follow.
+        let mut out = String::from("^");
+        for l in self.look_aheads.iter() {
+            out.push_str(if l.negative { "(?!" } else { "(?=" });
+            out.push_str(&render::render(&l.body, render::Style::Canonical));
+            out.push(')');
+        }
+        out.push_str(rest.strip_prefix('^').unwrap_or(&rest));
+        out
     }
 
-    /// The text to send a provider that takes ECMA-262-like patterns as written: the source,
-    /// unless it has a class range with a class escape at an end (`[\w-.]`,
+    /// The text to send a provider that takes ECMA-262-like patterns as written: the source
+    /// without its leading look-aheads ([`Pattern::look_aheads`]; no provider's engine runs
+    /// them), unless it has a class range with a class escape at an end (`[\w-.]`,
     /// [`Features::class_escape_range`]), which only ECMA-262's Annex B reads; then the
-    /// canonical rendering, which means the same and spells the `-` as `\-`.
+    /// canonical rendering of the same, which means the same and spells the `-` as `\-`.
     pub fn sendable(&self) -> Cow<'_, str> {
         if self.features.class_escape_range {
-            Cow::Owned(self.to_ecma_string())
-        } else {
+            Cow::Owned(render::render(&self.ast, render::Style::Canonical))
+        } else if self.look_aheads.is_empty() {
             Cow::Borrowed(&self.source)
+        } else {
+            let rest = self.source.get(self.rest_at..).unwrap_or("");
+            Cow::Owned(format!("^{rest}"))
         }
     }
 

@@ -10,8 +10,12 @@
 //! PCRE habits whose author meant something else, and silently matching a literal `A` would turn
 //! a validation rule into a different one.
 //!
-//! Look-around and backreferences are parsed far enough to be named in the error, then
-//! rejected: no linear-time engine can run them.
+//! Look-aheads right after a leading `^` (`^(?!\.)(?=.*@)[^@]+@.+`, zod's `email()` pattern)
+//! are parsed into [`Parsed::look_aheads`] and left out of the tree: each is then a separate
+//! anchored match (`^(?!A)B` matches exactly when `^B` does and `^A` does not), which a
+//! linear-time engine runs. Look-aheads anywhere else, look-behinds and backreferences are
+//! parsed far enough to be named in the error, then rejected: no linear-time engine can run
+//! them.
 //!
 //! Nothing recurses: groups are kept on an explicit stack, sequences, alternatives and classes
 //! are loops, so a pattern of any length or nesting parses in constant call stack. Nesting is
@@ -49,8 +53,32 @@ pub(crate) struct Spelling {
     pub(crate) class_escape_range: bool,
 }
 
+/// A parsed pattern: the tree without its leading look-aheads, and those.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    /// The pattern with its leading look-aheads left out (`^(?!A)B` gives `^B`).
+    pub(crate) ast: Ast,
+    /// What the source spelled that the tree does not keep.
+    pub(crate) spelling: Spelling,
+    /// The look-aheads right after the leading `^`, in source order.
+    pub(crate) look_aheads: Vec<LookAheadPart>,
+}
+
+/// One leading look-ahead: `(?=body)` or `(?!body)`.
+#[derive(Debug)]
+pub(crate) struct LookAheadPart {
+    /// `(?!`.
+    pub(crate) negative: bool,
+    /// What it looks for.
+    pub(crate) body: Node,
+    /// Byte offset of its `(`.
+    pub(crate) at: usize,
+    /// Byte offset just past its `)`.
+    pub(crate) end: usize,
+}
+
 /// Parses `src` into a tree.
-pub(crate) fn parse(src: &str) -> Result<(Ast, Spelling), PatternError> {
+pub(crate) fn parse(src: &str) -> Result<Parsed, PatternError> {
     let (captures, names) = prescan(src);
     let mut p = Parser {
         src,
@@ -59,15 +87,17 @@ pub(crate) fn parse(src: &str) -> Result<(Ast, Spelling), PatternError> {
         next_capture: 0,
         seen_names: HashSet::new(),
         spelling: Spelling::default(),
+        look_aheads: Vec::new(),
     };
     match p.pattern(src) {
-        Ok(root) => Ok((
-            Ast {
+        Ok(root) => Ok(Parsed {
+            ast: Ast {
                 root,
                 captures: p.next_capture,
             },
-            p.spelling,
-        )),
+            spelling: p.spelling,
+            look_aheads: p.look_aheads,
+        }),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_error(src)),
         Err(nom::Err::Incomplete(_)) => Err(syntax(
             src.len(),
@@ -295,6 +325,8 @@ fn concat(mut terms: Vec<Node>) -> Node {
 /// A group whose `)` has not been reached yet.
 struct OpenGroup {
     kind: GroupKind,
+    /// `Some(negative)` for a leading look-ahead ([`Parsed::look_aheads`]).
+    look_ahead: Option<bool>,
     /// Offset of its `(`.
     at: usize,
     /// The sequence it interrupted.
@@ -311,6 +343,29 @@ struct Parser<'s> {
     /// Group names seen so far, to reject duplicates.
     seen_names: HashSet<&'s str>,
     spelling: Spelling,
+    /// The leading look-aheads closed so far.
+    look_aheads: Vec<LookAheadPart>,
+}
+
+/// A look-ahead at `at` where a separate anchored match cannot stand for it.
+fn misplaced_look_ahead(at: usize, negative: bool) -> PatternError {
+    let construct = if negative {
+        "negative look-ahead `(?!`"
+    } else {
+        "look-ahead `(?=`"
+    };
+    unsupported(at, construct, UnsupportedReason::LookAheadPlacement)
+}
+
+/// `Some(negative)` when `i` opens a look-ahead.
+fn look_ahead_opener(i: &str) -> Option<bool> {
+    if i.starts_with("(?=") {
+        Some(false)
+    } else if i.starts_with("(?!") {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 impl<'s> Parser<'s> {
@@ -335,6 +390,27 @@ impl<'s> Parser<'s> {
                 let Some(group) = open.pop() else {
                     return Err(failure(unmatched_paren(at)));
                 };
+                if let Some(negative) = group.look_ahead {
+                    let body = std::mem::replace(&mut current, group.outer).finish();
+                    if quantifier(rest).is_ok() {
+                        let q_at = self.at(rest);
+                        return Err(failure(syntax(
+                            q_at,
+                            format!("the quantifier at offset {q_at} follows a look-ahead, which matches a position, not a character, so it cannot be repeated; remove the quantifier"),
+                        )));
+                    }
+                    // What it spells is never sent (the rest of the pattern is), so its
+                    // spelling says nothing of the text sent; nothing precedes it but `^`.
+                    self.spelling = Spelling::default();
+                    self.look_aheads.push(LookAheadPart {
+                        negative,
+                        body,
+                        at: group.at,
+                        end: self.at(rest),
+                    });
+                    i = rest;
+                    continue;
+                }
                 let node = Node::Group(Box::new(Group {
                     kind: group.kind,
                     node: current.finish(),
@@ -344,7 +420,25 @@ impl<'s> Parser<'s> {
                 current.terms.push(term);
                 i = rest;
             } else if i.starts_with('(') {
-                let (rest, kind) = self.group_opener(i, at)?;
+                // A look-ahead is taken only right after the leading `^`, itself at the top
+                // level: there it is a separate anchored match (see the module doc).
+                let leading = open.is_empty()
+                    && current.alternatives.is_empty()
+                    && matches!(
+                        current.terms.as_slice(),
+                        [Node::Assertion(Assertion::Start)]
+                    );
+                let (rest, kind, look_ahead) = match look_ahead_opener(i) {
+                    Some(negative) if leading => (
+                        i.get(3..).unwrap_or(""),
+                        GroupKind::NonCapturing,
+                        Some(negative),
+                    ),
+                    _ => {
+                        let (rest, kind) = self.group_opener(i, at)?;
+                        (rest, kind, None)
+                    }
+                };
                 if open.len() >= MAX_DEPTH {
                     return Err(failure(PatternError::TooDeep {
                         offset: at,
@@ -353,15 +447,22 @@ impl<'s> Parser<'s> {
                 }
                 open.push(OpenGroup {
                     kind,
+                    look_ahead,
                     at,
                     outer: std::mem::take(&mut current),
                 });
                 i = rest;
             } else if i.is_empty() {
-                return match open.last() {
-                    Some(group) => Err(failure(unclosed_group(group.at))),
-                    None => Ok(current.finish()),
-                };
+                if let Some(group) = open.last() {
+                    return Err(failure(unclosed_group(group.at)));
+                }
+                let root = current.finish();
+                if let (Node::Alternation(_), Some(first)) = (&root, self.look_aheads.first()) {
+                    // `^(?!a)b|c`: the look-ahead binds one alternative only, which a
+                    // separate anchored match cannot say.
+                    return Err(failure(misplaced_look_ahead(first.at, first.negative)));
+                }
+                return Ok(root);
             } else {
                 let (rest, atom) = self.atom(i)?;
                 let (rest, term) = self.quantify(atom, rest, at)?;
@@ -449,11 +550,8 @@ impl<'s> Parser<'s> {
         if let Ok((rest, _)) = tag::<_, _, PErr>("(?:")(i) {
             return Ok((rest, GroupKind::NonCapturing));
         }
-        if tag::<_, _, PErr>("(?=")(i).is_ok() {
-            return look("look-ahead `(?=`");
-        }
-        if tag::<_, _, PErr>("(?!")(i).is_ok() {
-            return look("negative look-ahead `(?!`");
+        if let Some(negative) = look_ahead_opener(i) {
+            return fail(misplaced_look_ahead(at, negative));
         }
         if tag::<_, _, PErr>("(?<=")(i).is_ok() {
             return look("look-behind `(?<=`");

@@ -38,7 +38,7 @@ use super::{json_only, native};
 use crate::dialect::caps::{row, Capabilities, Partial, PatternRule, Rewrite, Row, Support};
 use crate::dialect::emit::{
     declares_properties, full_match_safe, with_format_hint, Blockers, Degrade, Discarding,
-    MAX_EMITTED_NODES,
+    LOOK_AHEADS_NOT_SENT, LOOK_AHEADS_ONLY_NOT_SENT, MAX_EMITTED_NODES,
 };
 use crate::dialect::normalize::{has_assertions_besides_unions, normalize, Rewrites};
 use crate::dialect::{Outcome, Produce};
@@ -728,7 +728,14 @@ impl Lowerer<'_> {
                 }
             }
             if let Some(p) = &rules.pattern {
-                self.put(&mut m, "pattern", || Value::from(full_match_safe(p)));
+                if p.look_aheads_only() {
+                    self.loss(node, "pattern", LOOK_AHEADS_ONLY_NOT_SENT);
+                } else {
+                    self.put(&mut m, "pattern", || Value::from(full_match_safe(p)));
+                    if p.features().look_ahead {
+                        self.loss(node, "pattern", LOOK_AHEADS_NOT_SENT);
+                    }
+                }
             }
         }
         Out::Node(m)
