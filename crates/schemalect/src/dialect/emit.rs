@@ -434,11 +434,10 @@ impl Emitter<'_> {
                 return Ok(out);
             }
             if self.d.closure != Closure::AsSource {
-                return Err(Self::degrade(
-                    node,
-                    "$ref",
-                    "a recursive reference with sibling keywords cannot be sent (providers refuse or ignore `$ref` siblings)",
-                ));
+                // The reference alone admits every value the reference and its siblings
+                // admit together: send it, and the siblings are the loss.
+                self.loss(node, "$ref", RECURSIVE_REFERENCE_SIBLINGS_NOT_SENT);
+                return Ok(out);
             }
             // 2020-12 applies `$ref` and its siblings together: write both.
         }
@@ -1324,6 +1323,9 @@ pub(crate) fn declares_properties(schema: &Schema, id: NodeId, depth: usize) -> 
 /// Largest counted repetition sent to a grammar converter: llama.cpp writes `{n,m}` out as `m`
 /// copies, and large bounds blow the grammar up (providers.md I-L1).
 const GRAMMAR_MAX_REPETITION: u32 = 1_000;
+
+/// Why the keywords beside a recursive reference are not sent.
+const RECURSIVE_REFERENCE_SIBLINGS_NOT_SENT: &str = "the keywords beside this recursive reference are not sent, only the reference (providers refuse or ignore `$ref` siblings); answers are checked against both when validated";
 
 /// Why a pattern's leading look-aheads are not sent beside the rest of it.
 pub(crate) const LOOK_AHEADS_NOT_SENT: &str = "its look-aheads right after `^` (`(?=…)`, `(?!…)`) are not sent, only the rest of the pattern: no provider documents look-around in its pattern engine (OpenAI refuses it: \"regex lookaround is not supported\"); answers are checked against the whole pattern when validated";
