@@ -443,7 +443,8 @@ impl Pattern {
         &self.ast
     }
 
-    /// The pattern as the `regex` crate runs it, for debugging translations.
+    /// The pattern as the `regex` crate runs it, for debugging translations (without its
+    /// leading look-aheads, which run as programs of their own).
     pub fn engine_pattern(&self) -> &str {
         &self.translated
     }
