@@ -393,11 +393,7 @@ impl<'s> Parser<'s> {
                 if let Some(negative) = group.look_ahead {
                     let body = std::mem::replace(&mut current, group.outer).finish();
                     if quantifier(rest).is_ok() {
-                        let q_at = self.at(rest);
-                        return Err(failure(syntax(
-                            q_at,
-                            format!("the quantifier at offset {q_at} follows a look-ahead, which matches a position, not a character, so it cannot be repeated; remove the quantifier"),
-                        )));
+                        return Err(failure(self.repeated_assertion(group.at, self.at(rest))));
                     }
                     // What it spells is never sent (the rest of the pattern is), so its
                     // spelling says nothing of the text sent; nothing precedes it but `^`.
@@ -472,6 +468,16 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// A quantifier at `q_at` after the assertion (`^`, `\b`, a look-ahead) written from
+    /// `atom_at` up to it.
+    fn repeated_assertion(&self, atom_at: usize, q_at: usize) -> PatternError {
+        let text = self.src.get(atom_at..q_at).unwrap_or("");
+        syntax(
+            q_at,
+            format!("the quantifier at offset {q_at} follows the assertion `{text}`, which matches a position, not a character, so it cannot be repeated; remove the quantifier"),
+        )
+    }
+
     /// Applies the quantifier at `i`, if there is one, to `atom`.
     fn quantify(&mut self, atom: Node, i: &'s str, atom_at: usize) -> PResult<'s, Node> {
         let q_at = self.at(i);
@@ -479,11 +485,7 @@ impl<'s> Parser<'s> {
             return Ok((i, atom));
         };
         if matches!(atom, Node::Assertion(_)) {
-            let text = self.src.get(atom_at..q_at).unwrap_or("");
-            return fail(syntax(
-                q_at,
-                format!("the quantifier at offset {q_at} follows the assertion `{text}`, which matches a position, not a character, so it cannot be repeated; remove the quantifier"),
-            ));
+            return fail(self.repeated_assertion(atom_at, q_at));
         }
         let (min, max) = match q {
             Quant::Star => (0, None),

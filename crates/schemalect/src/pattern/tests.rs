@@ -669,6 +669,10 @@ fn look_around_is_unsupported_with_a_clear_reason() {
         err("^(?=a)*b"),
         PatternError::Syntax { offset: 6, .. }
     ));
+    assert_eq!(
+        err("^(?=a)*b").to_string(),
+        "invalid ECMA-262 regular expression: the quantifier at offset 6 follows the assertion `(?=a)`, which matches a position, not a character, so it cannot be repeated; remove the quantifier"
+    );
     assert!(matches!(err("^(?=a"), PatternError::Syntax { .. }));
 }
 
