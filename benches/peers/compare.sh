@@ -60,7 +60,7 @@ harness() {
 # every core, with schemalect's allocator and serde_json features.
 floor=$(harness floor benches/peers/floor.rs 'serde = "1"' \
     'serde_json = { version = "1", features = ["preserve_order"] }' \
-    'mimalloc = { version = "0.1.52", default-features = false }')
+    'mimalloc = { version = "0.1.52", default-features = false, features = ["no_thp"] }')
 jsl=
 if [ -n "${JSL_CORE:-}" ]; then
     core=$(cd "$JSL_CORE" && pwd)
