@@ -114,7 +114,7 @@ impl Partial {
             }
             Partial::Patterns(PatternRule::Ecma) => "kept (ECMA-262 patterns)",
             Partial::Patterns(PatternRule::FullMatchSafe) => {
-                "kept; an unanchored pattern is sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which means the same whether the engine searches or matches the whole string"
+                "kept, in the portable spelling (`\\d \\w \\s`, `.` and named groups written as explicit classes and plain groups); an unanchored pattern is sent as `^[\\s\\S]*(?:…)[\\s\\S]*$`, which means the same whether the engine searches or matches the whole string"
             }
             Partial::IntegersOnly(_) => {
                 "sent; enforced on nodes that admit integers only, a loss elsewhere"

@@ -1343,7 +1343,7 @@ fn pattern_for(p: &crate::pattern::Pattern, rule: PatternRule) -> Result<String,
     let f = p.features();
     // What the verbatim rules judge is the text sent: the source, or its canonical rendering
     // where the source leans on an Annex B leniency other engines reject (rendered only by
-    // the rules that send text as written; `full_match_safe` asks for it itself).
+    // the rules that send text as written; `full_match_safe` renders its own).
     let text = || p.sendable();
     match rule {
         PatternRule::AnchoredSimple => {
@@ -1405,15 +1405,20 @@ fn items_said(out: &mut Map<String, Value>) {
     }
 }
 
-/// The pattern in a form that a whole-string matcher and a searcher read alike. JSON Schema
-/// searches (`"a"` accepts `"xay"`); grammar compilers often match the whole string, which
-/// would reject `"xay"` and narrow. A pattern whose every alternative is anchored at both ends
-/// (read off its AST) already reads alike; any other is wrapped so that both readings are
-/// "contains a match".
+/// The pattern in a form that a whole-string matcher and a searcher read alike, in the
+/// portable spelling ([`crate::pattern::Pattern::portable`]), for a provider whose regex
+/// engine is undocumented. JSON Schema searches (`"a"` accepts `"xay"`); grammar compilers
+/// often match the whole string, which would reject `"xay"` and narrow. A pattern whose every
+/// alternative is anchored at both ends (read off its AST) already reads alike; any other is
+/// wrapped so that both readings are "contains a match". The portable spelling writes out
+/// what engines read differently or not at all (`\s`, which RE2 reads without `\v` or the
+/// Unicode spaces, so it would narrow; `\d`, `\w` and `.`; named groups, which Python's `re`
+/// refuses; `\u` escapes, which RE2 and PCRE refuse) as explicit classes and plain syntax of
+/// the same meaning. Leading look-aheads are left out ([`crate::pattern::Pattern::sendable`]).
 pub(crate) fn full_match_safe(p: &crate::pattern::Pattern) -> String {
-    let text = p.sendable();
+    let text = p.portable();
     if fully_anchored(p) {
-        text.into_owned()
+        text
     } else {
         format!("^[\\s\\S]*(?:{text})[\\s\\S]*$")
     }

@@ -73,7 +73,7 @@ const fn rows(additional: Row) -> [Row; 30] {
         row("type", Support::Rewritten(Rewrite::TypeUnionSplit), I_G6),
         row("enum", Support::Partial(Partial::LiteralsByType), I_G4),
         row("const", Support::Partial(Partial::LiteralsByType), I_G8),
-        row("pattern", Support::Partial(Partial::Patterns(PatternRule::FullMatchSafe)), "regex dialect and match mode undocumented (providers.md GG1, §3.2 ⚠): sent in a form both readings agree on: https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto"),
+        row("pattern", Support::Partial(Partial::Patterns(PatternRule::FullMatchSafe)), "regex dialect and match mode undocumented (providers.md GG1, §3.2 ⚠): sent in the portable spelling (`\\d`, `\\s`, `.`, named groups written out), in a form both readings agree on: https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/content.proto"),
         row("minLength", Support::Kept, GG1),
         row("maxLength", Support::Kept, GG1),
         row("minimum", Support::Kept, GG1),

@@ -392,6 +392,27 @@ fn patterns_are_sent_so_search_and_whole_match_agree() {
 }
 
 #[test]
+fn patterns_are_sent_in_the_portable_spelling() {
+    // The engine is undocumented: what engines read differently is written out with the
+    // meaning ECMA-262 gives it. RE2 reads `\s` without `\v` and the Unicode spaces (sent as
+    // written, it would reject values the source admits); Python's `re` refuses `(?<name>`;
+    // RE2 and PCRE refuse `\u`.
+    let l = lower(json!({"type": "string", "pattern": "^(?<y>\\d{4})\\s\\w.\\u00e9$"}));
+    assert_eq!(
+        sent(&l)["pattern"],
+        json!("^([0-9]{4})[\\t-\\r \u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}][0-9A-Z_a-z][^\\n\\r\u{2028}\u{2029}]\u{e9}$")
+    );
+    assert_eq!(l.mode(), Mode::Exact);
+    // Leading look-aheads are left out (a loss), the rest spelt the same way.
+    let l = lower(json!({"type": "string", "pattern": "^(?=.*\\d)\\w{8,}$"}));
+    assert_eq!(sent(&l)["pattern"], json!("^[0-9A-Z_a-z]{8,}$"));
+    assert_eq!(l.mode(), Mode::Widened);
+    // Unanchored, wrapped around the portable text.
+    let l = lower(json!({"type": "string", "pattern": "\\d"}));
+    assert_eq!(sent(&l)["pattern"], json!("^[\\s\\S]*(?:[0-9])[\\s\\S]*$"));
+}
+
+#[test]
 fn objects_without_declared_properties_fall_back_to_json() {
     for s in [
         json!({"type": "object"}),
