@@ -16,7 +16,7 @@ use regex_automata::util::pool::Pool;
 use regex_automata::util::syntax;
 use regex_automata::Input;
 use std::panic::{RefUnwindSafe, UnwindSafe};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 type MakeCache<T> = Box<dyn Fn() -> T + Send + Sync + UnwindSafe + RefUnwindSafe>;
 
@@ -24,6 +24,68 @@ type MakeCache<T> = Box<dyn Fn() -> T + Send + Sync + UnwindSafe + RefUnwindSafe
 /// proportion to its size (its NFA state set and transitions), measured at 5 to 10 ns per byte
 /// on the thrashing patterns of the adversarial suite (`(?:a|b)*a(?:a|b){20}c`).
 const BUILT_BYTES_PER_STEP: u64 = 4;
+
+/// A Thompson compiler kept for the next compile. A new one allocates its state for compiling
+/// classes to UTF-8 automata on its first class (a map of 10,000 entries, about 400 KB, filled
+/// with empty entries), which was about a third of compiling a short pattern such as
+/// `^[a-z][a-z0-9-]{0,30}$`; a kept one empties that state by bumping a version number, as
+/// `regex-automata` does between the classes of one compile. The compiler's output is a
+/// function of its configuration, set in full before each compile, and the pattern (the test
+/// `a_kept_compiler_builds_what_a_new_one_builds` holds it to that). Taken out while in use,
+/// so that a compile on another thread at the same moment builds its own, as before; one is
+/// kept per process, and only after a compile whose program is at most
+/// [`KEPT_COMPILER_MAX_PROGRAM`] bytes (the compiler keeps the storage its largest program
+/// needed).
+static COMPILER: Mutex<Option<thompson::Compiler>> = Mutex::new(None);
+
+/// The largest program after which the compiler is kept ([`COMPILER`]): what a kept compiler
+/// holds is then about 400 KB of class state and storage of this order (`docs/security.md`,
+/// fixed bounds). A pattern such as `\p{L}+` compiles to about 16 KB.
+const KEPT_COMPILER_MAX_PROGRAM: usize = 1 << 20;
+
+/// Compiles `translated` with the settings of the `regex` crate's `Regex` (UTF-8 strings,
+/// implicit captures only) under the two limits, on the kept compiler when it is free; past
+/// `size_limit`, [`PatternError::TooComplex`].
+fn compile(
+    translated: &str,
+    nest_limit: u32,
+    size_limit: usize,
+) -> Result<thompson::NFA, PatternError> {
+    let lock = || COMPILER.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut compiler = lock().take().unwrap_or_else(thompson::Compiler::new);
+    let nfa = compile_on(&mut compiler, translated, nest_limit, size_limit);
+    if nfa
+        .as_ref()
+        .is_ok_and(|nfa| nfa.memory_usage() <= KEPT_COMPILER_MAX_PROGRAM)
+    {
+        *lock() = Some(compiler);
+    }
+    nfa
+}
+
+/// [`compile`] on `compiler`, its whole configuration set first.
+fn compile_on(
+    compiler: &mut thompson::Compiler,
+    translated: &str,
+    nest_limit: u32,
+    size_limit: usize,
+) -> Result<thompson::NFA, PatternError> {
+    compiler
+        .syntax(syntax::Config::new().utf8(true).nest_limit(nest_limit))
+        .configure(
+            thompson::Config::new()
+                .utf8(true)
+                .nfa_size_limit(Some(size_limit))
+                .which_captures(WhichCaptures::Implicit),
+        )
+        .build(translated)
+        .map_err(|e| match e.size_limit() {
+            Some(size_limit) => PatternError::TooComplex { size_limit },
+            None => PatternError::Engine {
+                message: e.to_string(),
+            },
+        })
+}
 
 /// One compiled pattern's engines and their per-thread caches.
 #[derive(Clone)]
@@ -61,21 +123,7 @@ impl Engine {
         size_limit: usize,
     ) -> Result<Engine, PatternError> {
         let nfa = super::programs::get_or_compile(translated, nest_limit, size_limit, || {
-            thompson::Compiler::new()
-                .syntax(syntax::Config::new().utf8(true).nest_limit(nest_limit))
-                .configure(
-                    thompson::Config::new()
-                        .utf8(true)
-                        .nfa_size_limit(Some(size_limit))
-                        .which_captures(WhichCaptures::Implicit),
-                )
-                .build(translated)
-                .map_err(|e| match e.size_limit() {
-                    Some(size_limit) => PatternError::TooComplex { size_limit },
-                    None => PatternError::Engine {
-                        message: e.to_string(),
-                    },
-                })
+            compile(translated, nest_limit, size_limit)
         })?;
         let compiled = nfa.memory_usage();
         let dfa = DFA::builder()
@@ -163,5 +211,55 @@ impl Engine {
         }
         let mut cache = inner.pike_caches.get();
         inner.pikevm.is_match(&mut cache, Input::new(haystack))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compiler kept from earlier compiles builds the NFA a new one builds, whatever came
+    /// before: ASCII, negated and Unicode classes (the state a kept compiler reuses), a
+    /// program over its size limit, and each pattern after each other one.
+    #[test]
+    fn a_kept_compiler_builds_what_a_new_one_builds() {
+        let patterns: [(&str, usize); 11] = [
+            ("^[a-z][a-z0-9-]{0,30}$", 1 << 20),
+            (r"\p{L}+", 1 << 20),
+            ("[^a]", 1 << 20),
+            ("(?:[0-9A-Za-z]|é)*x", 1 << 20),
+            (r"[\x{80}-\x{10FFFF}]{2}", 1 << 20),
+            ("a|b|c", 1 << 20),
+            (r"\p{Greek}[^\p{Greek}]", 1 << 20),
+            ("^[^@]+@[^@]+$", 1 << 20),
+            ("[^\n\r\u{2028}\u{2029}]{8,}", 1 << 20),
+            // Over its limit: the same error, and the compiler is still good afterwards.
+            (r"\p{L}{100}", 4096),
+            ("[a-c]+[x-z]+", 1 << 20),
+        ];
+        let mut kept = thompson::Compiler::new();
+        // Forwards, then backwards: each pattern after a different one.
+        for (p, limit) in patterns.iter().chain(patterns.iter().rev()) {
+            let fresh = compile_on(&mut thompson::Compiler::new(), p, 64, *limit);
+            let again = compile_on(&mut kept, p, 64, *limit);
+            assert_eq!(format!("{fresh:?}"), format!("{again:?}"), "{p}");
+        }
+        assert!(compile_on(&mut kept, r"\p{L}{100}", 64, 4096).is_err());
+        // The figure `KEPT_COMPILER_MAX_PROGRAM`'s doc gives.
+        let letters = compile_on(&mut kept, r"\p{L}+", 64, 1 << 20).map(|n| n.memory_usage());
+        assert!(
+            letters
+                .as_ref()
+                .is_ok_and(|b| (10_000..KEPT_COMPILER_MAX_PROGRAM).contains(b)),
+            "{letters:?}"
+        );
+        // The shared one gives the same as well.
+        assert_eq!(
+            format!("{:?}", compile("[^a]", 64, 1 << 20)),
+            format!(
+                "{:?}",
+                compile_on(&mut thompson::Compiler::new(), "[^a]", 64, 1 << 20)
+            )
+        );
     }
 }
