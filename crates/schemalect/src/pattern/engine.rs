@@ -28,8 +28,9 @@ const BUILT_BYTES_PER_STEP: u64 = 4;
 /// A Thompson compiler kept for the next compile. A new one allocates its state for compiling
 /// classes to UTF-8 automata on its first class (a map of 10,000 entries, about 400 KB, filled
 /// with empty entries), a fifth of the samples of compiling a short pattern such as
-/// `^[a-z][a-z0-9-]{0,30}$` (a third with the page faults on it); a kept one empties that state by bumping a version number, as
-/// `regex-automata` does between the classes of one compile. The compiler's output is a
+/// `^[a-z][a-z0-9-]{0,30}$` (a third with the page faults on it); a kept one empties that
+/// state by bumping a version number, as `regex-automata` does between the classes of one
+/// compile. The compiler's output is a
 /// function of its configuration, set in full before each compile, and the pattern (the test
 /// `a_kept_compiler_builds_what_a_new_one_builds` holds it to that). Taken out while in use,
 /// so that a compile on another thread at the same moment builds its own, as before; one is
