@@ -12,7 +12,9 @@
 # benches/peers/pydantic_ai_transformers.py runs pydantic-ai's OpenAI and Google transformers
 # on the same schemas in one Python process. Three alternating rounds, so that both see the
 # same machine. Each round also times the floor of any whole-process run over the files:
-# reading them and checking them as JSON, nothing built (benches/peers/floor.rs).
+# reading them and checking them as JSON, nothing built (benches/peers/floor.rs), and ends
+# with the round's ratios: pydantic-ai's median over schemalect's mean on every core, and
+# minimum over minimum.
 #
 # With JSL_CORE set to a checkout of the Rust peer jsonschema-llm's core crate (its
 # `crates/json-schema-llm-core`; it is on no registry), each round also times that crate's
@@ -76,9 +78,23 @@ for round in 1 2 3; do
         --command-name "schemalect (every core)" \
         "$s --no-config lower --format json --target openai,gemini $files" \
         --command-name "floor: read and check every file as JSON (every core)" \
-        "$floor $files" 2>&1 |
+        "$floor $files" --export-json "$work/round.json" 2>&1 |
         grep -E "^Benchmark|Time|Range"
-    "$python" benches/peers/pydantic_ai_transformers.py "$work/list" 7
+    "$python" benches/peers/pydantic_ai_transformers.py "$work/list" 7 | tee "$work/peer.txt"
+    # The round's ratios, as issue 21 states its target: pydantic-ai's median against
+    # schemalect's mean on every core, and minimum against minimum.
+    "$python" - "$work/round.json" "$work/peer.txt" <<'RATIOS'
+import json, re, sys
+runs = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+ours = runs["schemalect (every core)"]
+mean, least = ours["mean"] * 1e3, ours["min"] * 1e3
+text = open(sys.argv[2]).read()
+for name in ("transformers", "same job"):
+    m = re.search(rf"^{name}: .*min ([0-9.]+) ms, median ([0-9.]+) ms", text, re.M)
+    if m:
+        print(f"{name} against schemalect (every core): {float(m[2]) / mean:.1f}x "
+              f"(median / mean), {float(m[1]) / least:.1f}x (minimum / minimum)")
+RATIOS
     if [ -n "$jsl" ]; then
         "$jsl" "$work/list" 7
     fi
