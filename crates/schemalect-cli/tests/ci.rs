@@ -197,6 +197,17 @@ fn sarif_stays_inside_the_code_scanning_limits() {
     let errors = all.iter().filter(|r| r["level"] == "error").count();
     assert!(errors > 4_999);
     assert!(capped[..4_999].iter().all(|r| r["level"] == "error"));
+    // What the capped run keeps is located as in the full run, though it locates only what
+    // the cap may still keep (`findings::CapWatch`).
+    let first_errors: Vec<&Value> = all
+        .iter()
+        .filter(|r| r["level"] == "error")
+        .take(4_999)
+        .collect();
+    assert!(capped[..4_999].iter().eq(first_errors));
+    assert!(capped[..4_999]
+        .iter()
+        .all(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"].is_u64()));
     // Notes: no more than three results of one loss rule in one file; the rest are folded.
     let notes = check(
         &[

@@ -7,7 +7,7 @@ use super::{
 use crate::args::{targets, DenyArg, LintArgs, LintFormat};
 use crate::baseline::{self, Baseline, Entry};
 use crate::config;
-use crate::findings::{self, FileFindings, Finding, Level};
+use crate::findings::{self, CapWatch, FileFindings, Finding, Level};
 use crate::glob::Glob;
 use crate::input::{self, Group, Item, Place};
 use crate::locate::Locator;
@@ -125,11 +125,13 @@ pub fn run(args: LintArgs, overrides: Vec<(Vec<Glob>, LintArgs)>, base: &Path) -
     // for the whole run) only appends.
     let in_workers = args.baseline.is_none() && args.write_baseline.is_none();
     let streams = !matches!(job.format, LintFormat::Sarif | LintFormat::Gitlab);
+    // The capped formats locate only the findings the cap may still keep.
+    let watch = (!streams).then(|| CapWatch::new(args.max_results));
     run_ordered(
         &items,
         args.input.threads(),
         |item| {
-            let mut r = pick(item).file(item);
+            let mut r = pick(item).file(item, watch.as_ref());
             if in_workers && !r.findings.is_empty() {
                 r.findings = Collected::filtered(std::mem::take(&mut r.findings), args.min_level);
             }
@@ -142,10 +144,14 @@ pub fn run(args: LintArgs, overrides: Vec<(Vec<Glob>, LintArgs)>, base: &Path) -
             }
             status.raise(r.status);
             summary.merge(r.summary);
+            let before = collected.findings.len();
             if in_workers {
                 collected.findings.extend(r.findings);
             } else {
                 collected.add(r.findings, args.min_level, baseline.as_mut());
+            }
+            if let (Some(w), Some(new)) = (&watch, collected.findings.get(before..)) {
+                w.collected(new);
             }
             !streams || out.write(&r.out)
         },
@@ -280,7 +286,8 @@ impl Collected {
 }
 
 impl Job {
-    fn file(&self, item: &Item) -> FileReport {
+    /// One file's report; `watch`, for a capped format, tells which findings to locate.
+    fn file(&self, item: &Item, watch: Option<&CapWatch>) -> FileReport {
         let mut r = FileReport {
             out: Vec::new(),
             error: None,
@@ -366,7 +373,7 @@ impl Job {
                 LintFormat::Sarif | LintFormat::Gitlab => {}
             }
             if self.findings {
-                self.findings(&mut r.findings, &uri, &locator, g, &a, &denied);
+                self.findings(&mut r.findings, &uri, (&locator, watch), g, &a, &denied);
             }
         }
         r.out.extend_from_slice(text.as_bytes());
@@ -374,12 +381,14 @@ impl Job {
     }
 
     /// The findings of one group: its violations, or its `--deny` hits and losses; one per
-    /// rule and pointer (a loss on several targets is one finding naming them).
+    /// rule and pointer (a loss on several targets is one finding naming them). Each is
+    /// located in the file's text by the locator, unless the watch (a capped format) says the
+    /// cap can no longer keep it.
     fn findings(
         &self,
         out: &mut Vec<Finding>,
         uri: &str,
-        locator: &Locator<'_>,
+        (locator, watch): (&Locator<'_>, Option<&CapWatch>),
         g: &Group<'_>,
         a: &Analysis<Assessment>,
         denied: &[bool],
@@ -431,9 +440,11 @@ impl Job {
                 ff.push(pushed(What::Loss(loss)), level, place, Some(target));
             }
         }
-        out.extend(ff.finish(&group, self.min_level, |(pointer, keyword)| {
-            locator.region(&prefix, pointer, keyword)
-        }));
+        out.extend(
+            ff.finish(&group, self.min_level, watch, |(pointer, keyword)| {
+                locator.region(&prefix, pointer, keyword)
+            }),
+        );
     }
 
     fn failed(&self, mut r: FileReport, e: FileError, uri: String) -> FileReport {
